@@ -1,0 +1,46 @@
+# perfdb: thin wrappers. Every target installs what it needs (uv, pinned and locked packages).
+SHELL := /bin/bash
+PYTHON ?= python3
+UV_VERSION := 0.13.8
+UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
+HOME_DIR ?= perfdb_home
+VENV := .venv
+SUPERSET_VENV := .venv-superset
+
+.PHONY: help uv venv superset-venv chromium demo test test-fast bench up clean
+
+help:
+	@echo "make demo    generate demo data, ingest, build, check, publish, print the threshold report"
+	@echo "make test    the full test suite (what CI runs)"
+	@echo "make bench   throughput benchmarks (bench/)"
+	@echo "make up      start Superset on the published warehouse (http://localhost:8088)"
+
+uv:
+	@command -v uv >/dev/null 2>&1 || test -x $(HOME)/.local/bin/uv || \
+		$(PYTHON) -m pip install --quiet --user "uv==$(UV_VERSION)" || \
+		$(PYTHON) -m pip install --quiet --break-system-packages --user "uv==$(UV_VERSION)"
+
+venv: uv
+	$(UV) sync --frozen --extra dev --python 3.11
+
+superset-venv: uv
+	test -x $(SUPERSET_VENV)/bin/superset || $(UV) venv --python 3.11 $(SUPERSET_VENV)
+	$(UV) pip install --python $(SUPERSET_VENV)/bin/python -r dashboards/requirements.lock
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+
+demo: venv
+	$(VENV)/bin/perfdb --home $(HOME_DIR) demo
+
+test: venv superset-venv chromium
+	$(VENV)/bin/pytest -q
+
+bench: venv
+	$(VENV)/bin/python bench/bench_measure_ingest.py
+
+up: venv superset-venv
+	$(VENV)/bin/perfdb --home $(HOME_DIR) serve
+
+clean:
+	rm -rf $(HOME_DIR) .pytest_cache

@@ -1,0 +1,54 @@
+"""Runs dbt as a subprocess against a perfdb home.
+
+A subprocess rather than dbt's Python API: the same command works from the CLI, from Airflow (whose
+dependencies may differ from dbt's) and by hand, and dbt's DuckDB connection is closed when it exits.
+dbt's target/ and logs/ go under the home, so the repository stays clean and two homes never collide.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from ingest.warehouse import Home
+
+DBT_PROJECT = Path(os.environ.get("PERFDB_DBT_PROJECT", Path(__file__).resolve().parents[1] / "dbt_project"))
+
+
+def dbt_executable() -> str:
+    local = Path(sys.executable).parent / "dbt"
+    return str(local) if local.exists() else (shutil.which("dbt") or "dbt")
+
+
+def dbt_env(home: Home) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PERFDB_DUCKDB_PATH"] = str(home.db_path)
+    env["DBT_LOG_PATH"] = str(home.warehouse_dir / "dbt_logs")
+    env["DBT_TARGET_PATH"] = str(home.warehouse_dir / "dbt_target")
+    env.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
+    return env
+
+
+def run_dbt(home: Home, args: list[str], *, quiet: bool = False) -> int:
+    cmd = [dbt_executable(), *args, "--project-dir", str(DBT_PROJECT), "--profiles-dir", str(DBT_PROJECT)]
+    proc = subprocess.run(
+        cmd,
+        env=dbt_env(home),
+        cwd=str(DBT_PROJECT),
+        stdout=subprocess.PIPE if quiet else None,
+        stderr=subprocess.STDOUT if quiet else None,
+        text=True,
+    )
+    if proc.returncode != 0 and quiet and proc.stdout:
+        sys.stderr.write(proc.stdout[-20000:])
+    return proc.returncode
+
+
+def build(home: Home, *, select: str | None = None, quiet: bool = False) -> int:
+    args = ["build"]
+    if select:
+        args += ["--select", select]
+    return run_dbt(home, args, quiet=quiet)

@@ -1,0 +1,1 @@
+"""Parsers, one subpackage per source family; see base.py for the contract."""

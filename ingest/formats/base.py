@@ -1,0 +1,98 @@
+"""The contract every parser follows.
+
+A parser is a module-level object named ``PARSER`` in any module under ``ingest.formats``; the
+registry (``ingest.formats.registry``) finds it, so adding a format never edits a shared file.
+
+    class MyParser:
+        format = "family.form"        # stored in raw.ingest_files.format
+        version = "1"                 # bump when output for the same bytes changes
+        priority = 50                 # lower sniffs first (binary before text, specific before generic)
+        def sniff(self, head: bytes, name: str) -> bool: ...
+        def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]: ...
+
+``parse`` streams: it yields ``Batch`` objects of a bounded size (``BATCH_ROWS``) so memory does not
+grow with the file. Every batch carries a ``record_ordinal`` column (the record's position in the
+file, 0-based); the loader adds ``source_file_id``. A record the parser cannot read goes to
+``ctx.reject(...)`` with its position and the raw bytes, and parsing goes on. A problem that makes
+the whole file unreadable raises ``FormatError``: the file is rejected and nothing of it is kept.
+
+Accounting: the parser calls ``ctx.read()`` once per record it sees. The loader checks
+records read = rows loaded + rows rejected + rows skipped (skipped = rows of ``Batch(skipped=True)``,
+the verbatim catch-all tables) and refuses to commit a file where that does not hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Protocol
+
+import pyarrow as pa
+
+BATCH_ROWS = 65_536
+
+
+class FormatError(Exception):
+    """The file cannot be read at all (wrong form, unreadable header). Names where and what."""
+
+    def __init__(self, message: str, *, offset: int | None = None, line: int | None = None):
+        super().__init__(message)
+        self.offset = offset
+        self.line = line
+
+    def position(self) -> str:
+        if self.line is not None:
+            return f"line {self.line}"
+        if self.offset is not None:
+            return f"offset {self.offset}"
+        return "start of file"
+
+
+@dataclass
+class Batch:
+    table: str  # raw table name without schema, e.g. "measure_cpu"
+    rows: pa.Table  # must contain an int64 "record_ordinal" column
+    skipped: bool = False  # catch-all rows: kept verbatim, counted as skipped rather than loaded
+
+
+@dataclass
+class Reject:
+    reason: str
+    raw: bytes
+    offset: int | None = None
+    line: int | None = None
+    record_ordinal: int | None = None
+
+
+@dataclass
+class ParseContext:
+    path: Path
+    options: dict[str, Any] = field(default_factory=dict)
+    records_read: int = 0
+    rejects: list[Reject] = field(default_factory=list)
+
+    def read(self, n: int = 1) -> None:
+        self.records_read += n
+
+    def reject(
+        self,
+        reason: str,
+        raw: bytes | str,
+        *,
+        offset: int | None = None,
+        line: int | None = None,
+        record_ordinal: int | None = None,
+    ) -> None:
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "replace")
+        self.rejects.append(Reject(reason, raw, offset, line, record_ordinal))
+
+
+class Parser(Protocol):
+    format: str
+    version: str
+    priority: int
+
+    def sniff(self, head: bytes, name: str) -> bool: ...
+
+    def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]: ...

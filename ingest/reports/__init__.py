@@ -1,0 +1,1 @@
+"""Reports printed from serving.duckdb; each module has add_parser(subparsers)."""

@@ -1,0 +1,357 @@
+"""The DuckDB warehouse: home layout, raw schema, manifest, rejects, one transaction per file, publish.
+
+Two files, because DuckDB allows one read-write process or many read-only ones, never both:
+``warehouse/perfdb.duckdb`` is written by ingest and dbt; ``warehouse/serving.duckdb`` is a copy that
+readers (Superset, reports, ``perfdb sql``) open read-only. ``publish`` replaces it with an atomic
+rename, so a reader sees either the old file or the new one, never half of either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from ingest.formats import registry
+from ingest.formats.base import BATCH_ROWS, FormatError, ParseContext, Parser
+
+MANIFEST_DDL = """
+create schema if not exists raw;
+create schema if not exists audit;
+create sequence if not exists raw.ingest_file_id_seq start 1;
+create table if not exists raw.ingest_files (
+    file_id bigint primary key,
+    sha256 varchar not null unique,
+    path varchar not null,
+    file_name varchar not null,
+    size_bytes bigint not null,
+    format varchar,
+    parser_version varchar,
+    records_read bigint not null,
+    rows_loaded bigint not null,
+    rows_rejected bigint not null,
+    rows_skipped bigint not null,
+    status varchar not null,          -- loaded | loaded_with_rejects | rejected | failed
+    error varchar,
+    ingested_at timestamp not null default current_timestamp,
+);
+create table if not exists raw.rejects (
+    file_id bigint not null,
+    path varchar not null,
+    byte_offset bigint,
+    line_number bigint,
+    record_ordinal bigint,
+    reason varchar not null,
+    raw_bytes blob,
+    rejected_at timestamp not null default current_timestamp,
+);
+"""
+
+
+@dataclass(frozen=True)
+class Home:
+    """``--home`` holds everything a perfdb installation writes."""
+
+    root: Path
+
+    @property
+    def landing(self) -> Path:
+        return self.root / "landing"
+
+    @property
+    def warehouse_dir(self) -> Path:
+        return self.root / "warehouse"
+
+    @property
+    def db_path(self) -> Path:
+        return self.warehouse_dir / "perfdb.duckdb"
+
+    @property
+    def serving_path(self) -> Path:
+        return self.warehouse_dir / "serving.duckdb"
+
+    @property
+    def reports_dir(self) -> Path:
+        return self.root / "reports"
+
+    @classmethod
+    def from_args(cls, args) -> "Home":
+        """``--home``, else ``$PERFDB_HOME``, else ``./perfdb_home``."""
+        root = getattr(args, "home", None) or os.environ.get("PERFDB_HOME") or "perfdb_home"
+        return cls(Path(root).resolve()).create()
+
+    def create(self) -> "Home":
+        for d in (self.landing, self.warehouse_dir, self.reports_dir):
+            d.mkdir(parents=True, exist_ok=True)
+        return self
+
+
+@dataclass
+class FileResult:
+    path: Path
+    status: str  # loaded | loaded_with_rejects | rejected | failed | duplicate
+    format: str | None = None
+    records_read: int = 0
+    rows_loaded: int = 0
+    rows_rejected: int = 0
+    rows_skipped: int = 0
+    error: str | None = None
+    messages: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("loaded", "duplicate")
+
+
+def sha256_of(path: Path) -> tuple[str, int]:
+    h = hashlib.sha256()
+    size = 0
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+            size += len(chunk)
+    return h.hexdigest(), size
+
+
+def connect(home: Home) -> duckdb.DuckDBPyConnection:
+    home.create()
+    con = duckdb.connect(str(home.db_path))
+    con.execute(MANIFEST_DDL)
+    return con
+
+
+def connect_serving(home: Home) -> duckdb.DuckDBPyConnection:
+    """Read-only, no file or network access: what every reader of the published warehouse uses."""
+    if not home.serving_path.exists():
+        raise FileNotFoundError(
+            f"{home.serving_path} does not exist yet: run `perfdb run` (or ingest, build, publish) first"
+        )
+    return duckdb.connect(
+        str(home.serving_path),
+        read_only=True,
+        config={"enable_external_access": False},
+    )
+
+
+def _duck_type(arrow_type: pa.DataType) -> str:
+    # Only needed for columns added to an existing table (a CSV header with a new column).
+    if pa.types.is_null(arrow_type) or pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type):
+        return "varchar"
+    if pa.types.is_boolean(arrow_type):
+        return "boolean"
+    if pa.types.is_integer(arrow_type):
+        return "bigint"
+    if pa.types.is_floating(arrow_type):
+        return "double"
+    if pa.types.is_timestamp(arrow_type):
+        return "timestamp"
+    if pa.types.is_date(arrow_type):
+        return "date"
+    if pa.types.is_binary(arrow_type) or pa.types.is_large_binary(arrow_type):
+        return "blob"
+    return "varchar"
+
+
+class _TableWriter:
+    """Appends Arrow batches to raw tables, creating them or adding columns as needed."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con = con
+        self.columns: dict[str, set[str]] = {}
+
+    def _existing(self, table: str) -> set[str] | None:
+        if table not in self.columns:
+            rows = self.con.execute(
+                "select column_name from information_schema.columns where table_schema = 'raw' and table_name = ?",
+                [table],
+            ).fetchall()
+            if not rows:
+                return None
+            self.columns[table] = {r[0] for r in rows}
+        return self.columns[table]
+
+    def append(self, table: str, rows: pa.Table, file_id: int) -> None:
+        # all-null columns have Arrow type null, which DuckDB cannot store: make them text
+        for i, f in enumerate(rows.schema):
+            if pa.types.is_null(f.type):
+                rows = rows.set_column(i, f.name, rows.column(i).cast(pa.string()))
+        self.con.register("_perfdb_batch", rows)
+        try:
+            existing = self._existing(table)
+            if existing is None:
+                self.con.execute(
+                    f'create table raw."{table}" as '
+                    f"select *, {int(file_id)}::bigint as source_file_id from _perfdb_batch"
+                )
+                self.columns[table] = set(rows.column_names) | {"source_file_id"}
+                return
+            for f in rows.schema:
+                if f.name not in existing:
+                    self.con.execute(f'alter table raw."{table}" add column "{f.name}" {_duck_type(f.type)}')
+                    existing.add(f.name)
+            self.con.execute(
+                f'insert into raw."{table}" by name '
+                f"select *, {int(file_id)}::bigint as source_file_id from _perfdb_batch"
+            )
+        finally:
+            self.con.unregister("_perfdb_batch")
+
+
+def _write_rejects(con: duckdb.DuckDBPyConnection, file_id: int, path: Path, ctx: ParseContext) -> None:
+    if not ctx.rejects:
+        return
+    table = pa.table(
+        {
+            "file_id": pa.array([file_id] * len(ctx.rejects), pa.int64()),
+            "path": pa.array([str(path)] * len(ctx.rejects), pa.string()),
+            "byte_offset": pa.array([r.offset for r in ctx.rejects], pa.int64()),
+            "line_number": pa.array([r.line for r in ctx.rejects], pa.int64()),
+            "record_ordinal": pa.array([r.record_ordinal for r in ctx.rejects], pa.int64()),
+            "reason": pa.array([r.reason for r in ctx.rejects], pa.string()),
+            "raw_bytes": pa.array([r.raw for r in ctx.rejects], pa.binary()),
+        }
+    )
+    con.register("_perfdb_rejects", table)
+    try:
+        con.execute("insert into raw.rejects by name select * from _perfdb_rejects")
+    finally:
+        con.unregister("_perfdb_rejects")
+
+
+def _manifest(con, file_id, sha, path, size, result: FileResult, parser: Parser | None) -> None:
+    con.execute(
+        """insert into raw.ingest_files (file_id, sha256, path, file_name, size_bytes, format, parser_version,
+               records_read, rows_loaded, rows_rejected, rows_skipped, status, error)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        [
+            file_id, sha, str(path), path.name, size,
+            parser.format if parser else None, parser.version if parser else None,
+            result.records_read, result.rows_loaded, result.rows_rejected, result.rows_skipped,
+            result.status, result.error,
+        ],
+    )
+
+
+def describe_reject(path: Path, r) -> str:
+    where = f"line {r.line}" if r.line is not None else (f"offset {r.offset}" if r.offset is not None else "?")
+    return f"{path}: {where}: {r.reason}"
+
+
+def ingest_file(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    *,
+    format_name: str | None = None,
+    options: dict | None = None,
+) -> FileResult:
+    """Load one file in one transaction. Never raises for bad input: the result says what happened."""
+    path = Path(path)
+    sha, size = sha256_of(path)
+    previous = con.execute("select status from raw.ingest_files where sha256 = ?", [sha]).fetchone()
+    if previous and previous[0] != "failed":
+        return FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
+
+    with path.open("rb") as f:
+        head = f.read(registry.SNIFF_BYTES)
+    parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
+    ctx = ParseContext(path=path, options=dict(options or {}))
+    result = FileResult(path, "loaded", format=parser.format if parser else None)
+
+    con.begin()
+    try:
+        if previous:  # a failed earlier attempt is retried; its manifest row is replaced
+            con.execute("delete from raw.rejects where file_id in (select file_id from raw.ingest_files where sha256 = ?)", [sha])
+            con.execute("delete from raw.ingest_files where sha256 = ?", [sha])
+        file_id = con.execute("select nextval('raw.ingest_file_id_seq')").fetchone()[0]
+        if size == 0:
+            raise FormatError("empty file: expected at least one record")
+        if parser is None:
+            known = ", ".join(p.format for p in registry.all_parsers())
+            raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
+        writer = _TableWriter(con)
+        for batch in parser.parse(path, ctx):
+            n = batch.rows.num_rows
+            if n == 0:
+                continue
+            if n > BATCH_ROWS * 4:
+                raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
+            writer.append(batch.table, batch.rows, file_id)
+            if batch.skipped:
+                result.rows_skipped += n
+            else:
+                result.rows_loaded += n
+        result.records_read = ctx.records_read
+        result.rows_rejected = len(ctx.rejects)
+        accounted = result.rows_loaded + result.rows_rejected + result.rows_skipped
+        if accounted != result.records_read:
+            raise RuntimeError(
+                f"accounting mismatch: {result.records_read} records read but {result.rows_loaded} loaded + "
+                f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
+            )
+        if result.rows_rejected:
+            result.status = "loaded_with_rejects"
+            result.messages = [describe_reject(path, r) for r in ctx.rejects]
+        _write_rejects(con, file_id, path, ctx)
+        _manifest(con, file_id, sha, path, size, result, parser)
+        con.commit()
+        return result
+    except FormatError as e:
+        con.rollback()
+        return _record_failure(con, sha, path, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
+    except Exception as e:  # a parser bug must not take the batch down: keep the file's story, go on
+        con.rollback()
+        return _record_failure(con, sha, path, size, parser, "failed", f"{type(e).__name__}: {e}", None, None, b"")
+
+
+def _record_failure(con, sha, path, size, parser, status, message, offset, line, head) -> FileResult:
+    result = FileResult(path, status, format=parser.format if parser else None, error=message)
+    result.rows_rejected = 1 if status == "rejected" else 0
+    result.records_read = result.rows_rejected
+    result.messages = [f"{path}: {message}"]
+    con.begin()
+    con.execute("delete from raw.ingest_files where sha256 = ?", [sha])
+    file_id = con.execute("select nextval('raw.ingest_file_id_seq')").fetchone()[0]
+    if status == "rejected":
+        ctx = ParseContext(path=path)
+        # the whole file is the rejected record; keep its first bytes for diagnosis
+        ctx.reject(message, head[:4096], offset=offset, line=line)
+        _write_rejects(con, file_id, path, ctx)
+    _manifest(con, file_id, sha, path, size, result, parser)
+    con.commit()
+    return result
+
+
+def iter_input_files(paths: list[Path]) -> list[Path]:
+    """Files named, and every file below directories named, in a stable order; hidden files skipped."""
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend(
+                sorted(f for f in p.rglob("*") if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts))
+            )
+        elif p.exists():
+            out.append(p)
+        else:
+            raise FileNotFoundError(f"{p}: no such file or directory")
+    return out
+
+
+def publish(home: Home) -> Path:
+    """Copy the built database next to the serving file, then rename it over in one step."""
+    if not home.db_path.exists():
+        raise FileNotFoundError(f"{home.db_path} does not exist: nothing to publish (run ingest and build first)")
+    con = duckdb.connect(str(home.db_path))
+    con.execute("checkpoint")
+    con.close()
+    tmp = home.serving_path.with_name(home.serving_path.name + ".new")
+    shutil.copyfile(home.db_path, tmp)
+    with tmp.open("rb+") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, home.serving_path)
+    return home.serving_path

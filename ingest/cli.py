@@ -43,8 +43,14 @@ def _emit(args, summary: dict, lines: list[str]) -> None:
 
 # -- ingest -----------------------------------------------------------------------------------------
 
+def ingest_options(home: Home, ddl: list[str] | None = None) -> dict:
+    """Options every parser may read: user DDL files (--ddl) and the home's ddl/ folder."""
+    return {"ddl_paths": [Path(p) for p in ddl or []], "home_ddl_dir": home.root / "ddl"}
+
+
 def ingest_paths(home: Home, paths: list[Path], *, format_name=None, options=None, quiet=False) -> list[warehouse.FileResult]:
     files = warehouse.iter_input_files(paths)
+    options = options if options is not None else ingest_options(home)
     con = warehouse.connect(home)
     results = []
     try:
@@ -70,7 +76,7 @@ def ingest_paths(home: Home, paths: list[Path], *, format_name=None, options=Non
 def cmd_ingest(args) -> int:
     home = _home(args)
     paths = [Path(p) for p in args.paths] or [home.landing]
-    options = {"ddl_paths": [Path(p) for p in args.ddl or []]}
+    options = ingest_options(home, args.ddl)
     try:
         results = ingest_paths(home, paths, format_name=args.format, options=options, quiet=args.json)
     except FileNotFoundError as e:

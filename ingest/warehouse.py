@@ -108,6 +108,13 @@ class FileResult:
         return self.status in ("loaded", "duplicate")
 
 
+def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> tuple | None:
+    """First row or None. fetchall, not fetchone: DuckDB 2 refuses new work on a connection whose
+    previous result was not read to the end."""
+    rows = con.execute(sql, params or []).fetchall()
+    return rows[0] if rows else None
+
+
 def sha256_of(path: Path) -> tuple[str, int]:
     h = hashlib.sha256()
     size = 0
@@ -252,7 +259,7 @@ def ingest_file(
     """Load one file in one transaction. Never raises for bad input: the result says what happened."""
     path = Path(path)
     sha, size = sha256_of(path)
-    previous = con.execute("select status from raw.ingest_files where sha256 = ?", [sha]).fetchone()
+    previous = _one(con, "select status from raw.ingest_files where sha256 = ?", [sha])
     if previous and previous[0] != "failed":
         return FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
 
@@ -267,7 +274,7 @@ def ingest_file(
         if previous:  # a failed earlier attempt is retried; its manifest row is replaced
             con.execute("delete from raw.rejects where file_id in (select file_id from raw.ingest_files where sha256 = ?)", [sha])
             con.execute("delete from raw.ingest_files where sha256 = ?", [sha])
-        file_id = con.execute("select nextval('raw.ingest_file_id_seq')").fetchone()[0]
+        file_id = _one(con, "select nextval('raw.ingest_file_id_seq')")[0]
         if size == 0:
             raise FormatError("empty file: expected at least one record")
         if parser is None:
@@ -315,7 +322,7 @@ def _record_failure(con, sha, path, size, parser, status, message, offset, line,
     result.messages = [f"{path}: {message}"]
     con.begin()
     con.execute("delete from raw.ingest_files where sha256 = ?", [sha])
-    file_id = con.execute("select nextval('raw.ingest_file_id_seq')").fetchone()[0]
+    file_id = _one(con, "select nextval('raw.ingest_file_id_seq')")[0]
     if status == "rejected":
         ctx = ParseContext(path=path)
         # the whole file is the rejected record; keep its first bytes for diagnosis

@@ -1,0 +1,14 @@
+"""Data quality: Great Expectations suites over the raw tables and the marts, run by ``perfdb check``.
+
+    quality/suite.py          what a suite is (a named frame of the warehouse + its expectations)
+    quality/suites/           one module per suite family; each exports ``SUITES`` (found by the registry)
+    quality/frames.py         reads every suite's frame through one read-only DuckDB connection
+    quality/gx_validation.py  validates the frames with GX (pandas route) and writes the Data Docs
+    quality/audit.py          keeps every result in ``audit.validation_runs`` / ``audit.validation_results``
+    quality/runner.py         ``run_checks(home, quiet)``: the whole check, as ``perfdb check`` runs it
+
+Why pandas: the DuckDB SQL datasource of GX 1.24 fails every metric ("list index out of range"), so each
+suite's frame is read with a read-only DuckDB connection and validated as a dataframe. The read-only
+connection is closed before the results are written with a read-write one, because DuckDB refuses a
+read-write connection in a process that still holds a read-only one to the same file.
+"""

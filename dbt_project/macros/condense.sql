@@ -1,0 +1,57 @@
+{#-
+    The condensation steps of the MEASURE + ENFORM performance data base (King 1986):
+    hours -> shift (Fig. 6: AVG, MAX, MIN per entity over the hours of a shift) and
+    shifts -> month or year (Fig. 8: AVG of the shift averages, MAX of the maxima and of the
+    spreads, MIN of the minima). Totals (`_s`, `_count`, n_hours) are summed.
+-#}
+
+{% macro condensed_columns(measures) %}
+    {%- set columns = [] -%}
+    {%- for measure in measures -%}
+        {%- do columns.extend([measure ~ '_avg', measure ~ '_max', measure ~ '_min']) -%}
+    {%- endfor -%}
+    {{ return(columns) }}
+{% endmacro %}
+
+{% macro condense_hours(measures) -%}
+    {%- for measure in measures %}
+    avg({{ measure }}) as {{ measure }}_avg,
+    max({{ measure }}) as {{ measure }}_max,
+    min({{ measure }}) as {{ measure }}_min{% if not loop.last %},{% endif %}
+    {%- endfor %}
+{%- endmacro %}
+
+{% macro shift_aggregate(column) -%}
+    {%- if column.endswith('_avg') -%} avg({{ column }})
+    {%- elif column.endswith('_max') or '_spread_' in column -%} max({{ column }})
+    {%- elif column.endswith('_min') -%} min({{ column }})
+    {%- elif column.endswith('_s') or column.endswith('_count') or column == 'n_hours' -%} sum({{ column }})
+    {%- else -%} {{ exceptions.raise_compiler_error("condense: no aggregation rule for column " ~ column) }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- One row per `keys` and calendar month or year of the shift fact's shift_date. `latest` columns
+    (descriptions such as os_version) take the value of the most recent shift. -#}
+{% macro condense_shift_fact(shift_fact, keys, columns, period, latest=[]) %}
+    {%- if period == 'month' -%}
+        {%- set period_expression = 'cast(' ~ dbt.date_trunc('month', 'shift_date') ~ ' as date)' -%}
+    {%- elif period == 'year' -%}
+        {%- set period_expression = 'cast(extract(year from shift_date) as integer)' -%}
+    {%- else -%}
+        {{ exceptions.raise_compiler_error("condense_shift_fact: period must be month or year, not " ~ period) }}
+    {%- endif %}
+select
+    {%- for key in keys %}
+    {{ key }},
+    {%- endfor %}
+    {{ period_expression }} as {{ period }},
+    {%- for column in latest %}
+    max_by({{ column }}, shift_date) as {{ column }},
+    {%- endfor %}
+    count(*) as n_shifts,
+    {%- for column in ['n_hours'] + columns %}
+    {{ shift_aggregate(column) }} as {{ column }}{% if not loop.last %},{% endif %}
+    {%- endfor %}
+from {{ shift_fact }}
+group by {{ keys | join(', ') }}, {{ period_expression }}
+{% endmacro %}

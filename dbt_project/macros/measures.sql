@@ -1,0 +1,27 @@
+{#- The hourly measures each family condenses into shifts, months and years. -#}
+
+{% macro cpu_hourly_measures() %}
+    {{ return(['busy_pct', 'ibusy_pct', 'sbusy_pct', 'qlen', 'mqlen', 'swaps_per_s', 'dispatches_per_s']) }}
+{% endmacro %}
+
+{#- fct_cpu_shift's measure columns: AVG/MAX/MIN of every hourly measure, and the spread of QLEN and
+    BUSY across the shift's hours (the DELT of King 1986, Fig. 9). -#}
+{% macro cpu_shift_columns() %}
+    {{ return(condensed_columns(cpu_hourly_measures()) + ['qlen_spread_across_hours', 'busy_pct_spread_across_hours']) }}
+{% endmacro %}
+
+{% macro disc_hourly_measures() %}
+    {{ return(['busy_pct', 'write_busy_pct', 'seek_busy_pct', 'device_qbusy_pct', 'request_qlen',
+               'cache_hit_ratio', 'bytes_per_s', 'requests_per_s']) }}
+{% endmacro %}
+
+{% macro line_hourly_measures() %}
+    {{ return(['busy_pct', 'read_busy_pct', 'write_busy_pct', 'requests_per_s', 'bytes_per_s',
+               'data_bytes_per_s', 'retries_per_s', 'transactions_per_s', 'response_ms']) }}
+{% endmacro %}
+
+{% macro process_shift_columns() %}
+    {{ return(['cpu_busy_s', 'messages_sent_count', 'messages_received_count', 'cpu_busy_pct_avg',
+               'cpu_busy_pct_max', 'cpu_busy_pct_min', 'pqlen_avg', 'pqlen_max', 'vsems_per_s_max',
+               'ready_busy_ratio_avg']) }}
+{% endmacro %}

@@ -1,0 +1,44 @@
+{#-
+    Runs of consecutive records. MEASURE writes one record per entity and interval. A record
+    continues the run of the previous record of the same `partition_by` when it begins where that
+    record ended and agrees with it on `continuing_columns`; any other record starts a new run. A run
+    is one life of a process, or one open of a file.
+
+    with_run_flags adds starts_run (1 for the first record of a run) and starts_run_day (1 for the
+    first record of a run on its calendar day: counting these per day counts the runs seen that day).
+    with_run_start adds `run_column`, the interval_start of the run each record belongs to.
+-#}
+{% macro with_run_flags(relation, partition_by, continuing_columns=[]) %}
+select
+    *,
+    case when continues_run then 0 else 1 end as starts_run,
+    case
+        when continues_run and cast(previous_start as date) = cast(interval_start as date) then 0
+        else 1
+    end as starts_run_day
+from (
+    select
+        *,
+        coalesce(
+            lag(interval_end) over run_window = interval_start
+            {%- for column in continuing_columns %}
+            and lag({{ column }}) over run_window is not distinct from {{ column }}
+            {%- endfor %},
+            false
+        ) as continues_run,
+        lag(interval_start) over run_window as previous_start
+    from {{ relation }}
+    window run_window as (partition by {{ partition_by | join(', ') }} order by interval_start)
+) as flagged
+{% endmacro %}
+
+{% macro with_run_start(relation, partition_by, run_column, continuing_columns=[]) %}
+select
+    *,
+    max(case when starts_run = 1 then interval_start end) over (
+        partition by {{ partition_by | join(', ') }}
+        order by interval_start
+        rows between unbounded preceding and current row
+    ) as {{ run_column }}
+from ({{ with_run_flags(relation, partition_by, continuing_columns) }}) as runs
+{% endmacro %}

@@ -1,0 +1,57 @@
+-- One row per program in a CPU and PIN and clock hour, with the rates of King 1986, Fig. 7.
+-- process_runs counts the processes (runs) whose first record of the day falls in the hour. A record
+-- that begins where the previous record of that CPU and PIN ended, for the same program, continues a
+-- run; any other record starts a new one. PINs are reused, so a program created again and again in
+-- one PIN shows as many runs: the COUNT of the Process Summary report.
+with records as (
+    select * from {{ ref('stg_measure__process') }}
+    where delta_time_us > 0
+        and coalesce(error_code, 0) <= 0
+),
+
+runs as (
+    {{ with_run_flags('records', ['system_name', 'cpu_num', 'pin'], ['program_file_name']) }}
+),
+
+hourly as (
+    select
+        system_name,
+        cpu_num,
+        pin,
+        program_file_name,
+        {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
+        sum(starts_run_day) as process_runs,
+        max(process_name) as process_name,
+        max(priority) as priority,
+        cast(sum(delta_time_us) as double) / 1e6 as measured_s,
+        cast(sum(cpu_busy_us) as double) / 1e6 as cpu_busy_s,
+        100 * cast(sum(cpu_busy_us) as double) / sum(delta_time_us) as cpu_busy_pct,
+        -- READY-TIME / CPU-BUSY-TIME: time on the ready list per unit of running, "so that the
+        -- effect of priority queuing can be analyzed"
+        cast(sum(ready_us) as double) / nullif(sum(cpu_busy_us), 0) as ready_busy_ratio,
+        -- PQLEN := RECV-QTIME / DELTA-TIME, the average $RECEIVE queue length
+        cast(sum(recv_qtime_us) as double) / sum(delta_time_us) as pqlen,
+        cast(sum(vsem_count) as double) / (sum(delta_time_us) / 1e6) as vsems_per_s,
+        cast(sum(dispatch_count) as double) / (sum(delta_time_us) / 1e6) as dispatches_per_s,
+        cast(sum(page_fault_count) as double) / (sum(delta_time_us) / 1e6) as page_faults_per_s,
+        sum(messages_sent_count) as messages_sent_count,
+        sum(messages_received_count) as messages_received_count
+    from runs
+    group by
+        system_name,
+        cpu_num,
+        pin,
+        process_started_at,
+        {{ dbt.date_trunc('hour', 'interval_start') }}
+)
+
+select
+    hourly.*,
+    -- ENFORM condenses processes OVER PROCESS-NAME; an unnamed process is its program in its CPU and PIN
+    coalesce(
+        hourly.process_name,
+        hourly.program_file_name || ' (' || cast(hourly.cpu_num as varchar) || ',' || cast(hourly.pin as varchar) || ')'
+    ) as process_key,
+    {{ shift_columns('hourly.hour_start') }}
+from hourly
+{{ join_shift('hourly.hour_start', 'hourly.system_name') }}

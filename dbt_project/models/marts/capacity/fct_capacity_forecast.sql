@@ -1,0 +1,157 @@
+-- When each resource will cross its threshold at the current growth: seed 001's "regression analysis
+-- and extrapolation" (Evans, L1737) on each resource's daily (or shift) peak over the last
+-- capacity_history_days days (dbt var, default 730: "the last two years or so"), extended "within
+-- confidence limits". The least-squares line through the peaks gives the growth per day; the
+-- projected crossing date is where the line reaches the threshold of reference_capacity_thresholds,
+-- and the band is where the lines with the slope's 95 % confidence limits reach it (both pivot on the
+-- mean of the history). A resource with fewer than capacity_min_history_days peaks says so instead of
+-- guessing; one whose slope is not significantly above zero reports no crossing.
+{%- set history_days = var('capacity_history_days', 730) %}
+{%- set min_days = var('capacity_min_history_days', 14) %}
+{%- set horizon_days = var('capacity_forecast_horizon_days', 1095) %}
+{%- set current_days = var('capacity_current_days', 7) %}
+{%- if min_days < 3 %}{{ exceptions.raise_compiler_error("capacity_min_history_days must be at least 3: a confidence band needs two degrees of freedom") }}{% endif %}
+
+{#- Student t 97.5 % quantile by the Cornish-Fisher expansion in 1/df (Abramowitz & Stegun 26.7.5);
+    within 0.002 of the exact value from df = 5 on, and the forecast needs df >= 1 only when the var
+    is lowered to 3. -#}
+{%- macro t975(df) -%}
+    (1.959964
+        + (power(1.959964, 3) + 1.959964) / (4 * {{ df }})
+        + (5 * power(1.959964, 5) + 16 * power(1.959964, 3) + 3 * 1.959964) / (96 * power({{ df }}, 2))
+        + (3 * power(1.959964, 7) + 19 * power(1.959964, 5) + 17 * power(1.959964, 3) - 15 * 1.959964) / (384 * power({{ df }}, 3))
+        + (79 * power(1.959964, 9) + 776 * power(1.959964, 7) + 1482 * power(1.959964, 5) - 1920 * power(1.959964, 3) - 945 * 1.959964)
+            / (92160 * power({{ df }}, 4)))
+{%- endmacro %}
+
+with peaks as (
+    select * from {{ ref('fct_capacity_daily_peak') }}
+),
+
+latest as (
+    select resource_type, system_name, resource_name, shift, max(peak_date) as last_date
+    from peaks
+    group by resource_type, system_name, resource_name, shift
+),
+
+history as (
+    select
+        peaks.*,
+        latest.last_date,
+        -- days before the last peak (0 on the last day), so the intercept is the trend's value today
+        cast(peaks.peak_date - latest.last_date as double) as x
+    from peaks
+    inner join latest
+        on latest.resource_type = peaks.resource_type
+        and latest.system_name = peaks.system_name
+        and latest.resource_name = peaks.resource_name
+        and latest.shift is not distinct from peaks.shift
+    where peaks.peak_date > latest.last_date - {{ history_days }}
+),
+
+fit as (
+    select
+        resource_type,
+        system_name,
+        resource_name,
+        shift,
+        max(servers) as servers,
+        min(peak_date) as history_start,
+        max(last_date) as history_end,
+        count(*) as history_points,
+        avg(peak_pct) filter (where x > -{{ current_days }}) as current_peak_pct,
+        max(peak_pct) as max_peak_pct,
+        avg(x) as x_mean,
+        avg(peak_pct) as y_mean,
+        regr_slope(peak_pct, x) as slope,
+        regr_intercept(peak_pct, x) as intercept,
+        regr_r2(peak_pct, x) as r2,
+        regr_sxx(peak_pct, x) as sxx,
+        regr_sxy(peak_pct, x) as sxy,
+        regr_syy(peak_pct, x) as syy
+    from history
+    group by resource_type, system_name, resource_name, shift
+),
+
+bands as (
+    select
+        fit.*,
+        thresholds.threshold_pct,
+        'seed ' || thresholds.document || ' L' || cast(thresholds.line_start as varchar) as threshold_source,
+        case when history_points > 2 and sxx > 0
+            then sqrt(greatest(syy - slope * sxy, 0) / (history_points - 2) / sxx)
+        end as slope_se,
+        case when history_points > 2 then {{ t975('(history_points - 2)') }} end as t_975
+    from fit
+    left join {{ ref('reference_capacity_thresholds') }} as thresholds
+        on thresholds.resource_type = fit.resource_type
+),
+
+projected as (
+    select
+        *,
+        slope - t_975 * slope_se as slope_low,
+        slope + t_975 * slope_se as slope_high,
+        x_mean + (threshold_pct - y_mean) / nullif(slope, 0) as crossing_x,
+        x_mean + (threshold_pct - y_mean) / nullif(slope + t_975 * slope_se, 0) as crossing_x_early,
+        x_mean + (threshold_pct - y_mean) / nullif(slope - t_975 * slope_se, 0) as crossing_x_late
+    from bands
+)
+
+select
+    resource_type,
+    system_name,
+    resource_name,
+    shift,
+    servers,
+    history_start,
+    history_end,
+    history_points,
+    threshold_pct,
+    threshold_source,
+    current_peak_pct,
+    max_peak_pct,
+    -- a resource with too little history gets no trend numbers, only the status saying so
+    case when status <> 'too little history' then intercept end as trend_peak_pct,
+    case when status <> 'too little history' then slope end as growth_pct_points_per_day,
+    case when status <> 'too little history' then slope * 30 end as growth_pct_points_per_30_days,
+    case when status <> 'too little history' then slope_low end as growth_low_pct_points_per_day,
+    case when status <> 'too little history' then slope_high end as growth_high_pct_points_per_day,
+    case when status <> 'too little history' then r2 end as r2,
+    case
+        when status in ('crosses', 'beyond horizon') then history_end + cast(round(crossing_x) as integer)
+        -- already above: the day the trend crossed, when it is rising
+        when status = 'above threshold' and slope > 0 then history_end + cast(round(crossing_x) as integer)
+    end as crossing_date,
+    case when status in ('crosses', 'beyond horizon')
+        then history_end + cast(round(crossing_x_early) as integer)
+    end as crossing_date_early,
+    case when status in ('crosses', 'beyond horizon')
+        then history_end + cast(round(least(crossing_x_late, 36500)) as integer)
+    end as crossing_date_late,
+    status,
+    case status
+        when 'too little history' then
+            cast(history_points as varchar) || ' day(s) of peaks since ' || cast(history_start as varchar)
+            || '; a trend needs at least {{ min_days }}'
+        when 'no threshold' then 'no threshold for ' || resource_type || ' in reference_capacity_thresholds'
+        when 'above threshold' then 'the trend is already at ' || cast(round(intercept, 1) as varchar)
+            || ' %, above the ' || cast(threshold_pct as varchar) || ' % threshold'
+        when 'no significant growth' then 'growth ' || cast(round(slope * 30, 2) as varchar)
+            || ' points per 30 days; its 95 % interval includes zero or is negative: no crossing projected'
+        when 'beyond horizon' then 'crossing projected after the ' || cast({{ horizon_days }} as varchar) || '-day horizon'
+        else 'crossing projected at ' || cast(round(slope * 30, 2) as varchar) || ' points per 30 days'
+    end as status_detail
+from (
+    select
+        *,
+        case
+            when history_points < {{ min_days }} then 'too little history'
+            when threshold_pct is null then 'no threshold'
+            when intercept >= threshold_pct then 'above threshold'
+            when slope_low is null or slope_low <= 0 then 'no significant growth'
+            when crossing_x > {{ horizon_days }} then 'beyond horizon'
+            else 'crosses'
+        end as status
+    from projected
+) as classified

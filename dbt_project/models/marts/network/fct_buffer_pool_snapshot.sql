@@ -1,0 +1,217 @@
+-- Buffer pools per host per snapshot, one conformed shape for every source that reports them:
+-- VTAM D NET,BFRUSE pools, AIX `netstat -m` kernel malloc buckets (and the count-first "requests
+-- ... denied" lines), VM/MVS NETSTAT POOLSIZE pools and the CS/AIX STREAMS buffers and kernel
+-- memory of snaadmin. Levels are as captured; the failure, delay and expansion counts are the
+-- growth since the previous snapshot (NULL for the first snapshot and across a restart).
+with snapshot as (
+    select *
+    from {{ ref('int_counter__snapshot') }}
+    where command in (
+        'D NET,BFRUSE', 'netstat -m', 'NETSTAT POOLSIZE',
+        'snaadmin query_buffer_availability', 'snaadmin query_kernel_memory_limit'
+    )
+),
+
+growth as (
+    select host, command, section, entity, counter_name, interval_end as captured_at, delta_value
+    from {{ ref('int_counter__rate') }}
+    where command in ('D NET,BFRUSE', 'netstat -m')
+),
+
+vtam as (
+    select
+        host,
+        command as source_command,
+        entity as pool_name,
+        captured_at,
+        max(value) filter (where counter_name = 'curr_total') as buffers_total_count,
+        max(value) filter (where counter_name = 'curr_total')
+            - max(value) filter (where counter_name = 'curr_available') as buffers_in_use_count,
+        max(value) filter (where counter_name = 'curr_available') as buffers_available_count,
+        max(value) filter (where counter_name = 'max_used') as buffers_max_used_count,
+        max(value) filter (where counter_name = 'buff_size') as buffer_size_bytes,
+        cast(null as double) as bytes_in_use,
+        cast(null as double) as bytes_limit,
+        cast(null as double) as bytes_max_used,
+        cast(null as double) as throttle_status,
+        false as is_congested,
+        false as was_congested,
+        coalesce(max(text_value) filter (where counter_name = 'flags'), '') like '%F%' as expansion_failed,
+        coalesce(max(text_value) filter (where counter_name = 'flags'), '') like '%Q%' as request_queued
+    from snapshot
+    where command = 'D NET,BFRUSE' and section = 'pool'
+    group by host, command, entity, captured_at
+),
+
+aix_buckets as (
+    select
+        host,
+        command as source_command,
+        section || ' size ' || entity as pool_name,
+        captured_at,
+        max(value) filter (where counter_name = 'inuse') + max(value) filter (where counter_name = 'free')
+            as buffers_total_count,
+        max(value) filter (where counter_name = 'inuse') as buffers_in_use_count,
+        max(value) filter (where counter_name = 'free') as buffers_available_count,
+        cast(null as double) as buffers_max_used_count,
+        try_cast(entity as double) as buffer_size_bytes,
+        cast(null as double) as bytes_in_use,
+        cast(null as double) as bytes_limit,
+        cast(null as double) as bytes_max_used,
+        cast(null as double) as throttle_status,
+        false as is_congested,
+        false as was_congested,
+        false as expansion_failed,
+        false as request_queued
+    from snapshot
+    where command = 'netstat -m' and section <> 'summary'
+    group by host, command, section, entity, captured_at
+),
+
+aix_summary as (
+    select distinct
+        host,
+        command as source_command,
+        'mbuf summary' as pool_name,
+        captured_at,
+        cast(null as double) as buffers_total_count,
+        cast(null as double) as buffers_in_use_count,
+        cast(null as double) as buffers_available_count,
+        cast(null as double) as buffers_max_used_count,
+        cast(null as double) as buffer_size_bytes,
+        cast(null as double) as bytes_in_use,
+        cast(null as double) as bytes_limit,
+        cast(null as double) as bytes_max_used,
+        cast(null as double) as throttle_status,
+        false as is_congested,
+        false as was_congested,
+        false as expansion_failed,
+        false as request_queued
+    from snapshot
+    where command = 'netstat -m' and section = 'summary'
+),
+
+vm_pools as (
+    select
+        host,
+        command as source_command,
+        entity as pool_name,
+        captured_at,
+        max(value) filter (where counter_name = 'allocated') as buffers_total_count,
+        max(value) filter (where counter_name = 'allocated')
+            - max(value) filter (where counter_name = 'free') as buffers_in_use_count,
+        max(value) filter (where counter_name = 'free') as buffers_available_count,
+        -- the low-water mark is the fewest free since start: the most ever in use
+        max(value) filter (where counter_name = 'allocated')
+            - max(value) filter (where counter_name = 'low_water') as buffers_max_used_count,
+        cast(null as double) as buffer_size_bytes,
+        cast(null as double) as bytes_in_use,
+        cast(null as double) as bytes_limit,
+        cast(null as double) as bytes_max_used,
+        cast(null as double) as throttle_status,
+        false as is_congested,
+        false as was_congested,
+        false as expansion_failed,
+        false as request_queued
+    from snapshot
+    where command = 'NETSTAT POOLSIZE'
+    group by host, command, entity, captured_at
+),
+
+sna as (
+    select
+        host,
+        command as source_command,
+        case when command = 'snaadmin query_buffer_availability' then 'STREAMS buffers' else 'kernel memory' end
+            as pool_name,
+        captured_at,
+        max(value) filter (where counter_name = 'buf_total_count') as buffers_total_count,
+        max(value) filter (where counter_name = 'buf_total_count') as buffers_in_use_count,
+        cast(null as double) as buffers_available_count,
+        max(value) filter (where counter_name = 'max_buf_total_count') as buffers_max_used_count,
+        cast(null as double) as buffer_size_bytes,
+        coalesce(max(value) filter (where counter_name = 'buf_total_bytes'),
+                 max(value) filter (where counter_name = 'actual')) as bytes_in_use,
+        -- a kernel memory limit of 0 means no limit
+        coalesce(max(value) filter (where counter_name = 'buf_avail'),
+                 nullif(max(value) filter (where counter_name = 'limit'), 0)) as bytes_limit,
+        coalesce(max(value) filter (where counter_name = 'max_buf_total_bytes'),
+                 max(value) filter (where counter_name = 'max_used')) as bytes_max_used,
+        max(value) filter (where counter_name = 'throttle_status') as throttle_status,
+        coalesce(bool_or(text_value = 'CONGESTED') filter (where counter_name = 'buf_use_status'), false)
+            as is_congested,
+        coalesce(bool_or(text_value = 'CONGESTED') filter (where counter_name = 'max_buf_use_status'), false)
+            as was_congested,
+        false as expansion_failed,
+        false as request_queued
+    from snapshot
+    where command like 'snaadmin %'
+    group by host, command, captured_at
+),
+
+pools as (
+    select * from vtam
+    union all
+    select * from aix_buckets
+    union all
+    select * from aix_summary
+    union all
+    select * from vm_pools
+    union all
+    select * from sna
+),
+
+pool_growth as (
+    select
+        host,
+        command as source_command,
+        case
+            when command = 'netstat -m' and section = 'summary' then 'mbuf summary'
+            when command = 'netstat -m' then section || ' size ' || entity
+            else entity
+        end as pool_name,
+        captured_at,
+        sum(delta_value) filter (where counter_name = 'failed' or counter_name like 'requests_for_%_denied')
+            as requests_failed_count,
+        sum(delta_value) filter (where counter_name = 'delayed' or counter_name like 'requests_for_%_delayed')
+            as requests_delayed_count,
+        sum(delta_value) filter (where counter_name = 'times_exp') as expansions_count
+    from growth
+    group by 1, 2, 3, 4
+)
+
+select
+    pools.host,
+    pools.source_command,
+    pools.pool_name,
+    lag(pools.captured_at) over (
+        partition by pools.host, pools.source_command, pools.pool_name order by pools.captured_at
+    ) as previous_captured_at,
+    pools.captured_at,
+    pools.buffers_total_count,
+    pools.buffers_in_use_count,
+    pools.buffers_available_count,
+    pools.buffers_max_used_count,
+    pools.buffer_size_bytes,
+    pools.bytes_in_use,
+    pools.bytes_limit,
+    pools.bytes_max_used,
+    coalesce(
+        100.0 * pools.bytes_in_use / nullif(pools.bytes_limit, 0),
+        100.0 * pools.buffers_in_use_count / nullif(pools.buffers_total_count, 0)
+    ) as in_use_pct,
+    100.0 * pools.buffers_max_used_count / nullif(pools.buffers_total_count, 0) as max_used_pct,
+    pool_growth.requests_failed_count,
+    pool_growth.requests_delayed_count,
+    pool_growth.expansions_count,
+    pools.throttle_status,
+    pools.is_congested,
+    pools.was_congested,
+    pools.expansion_failed,
+    pools.request_queued
+from pools
+left join pool_growth
+    on pool_growth.host = pools.host
+    and pool_growth.source_command = pools.source_command
+    and pool_growth.pool_name = pools.pool_name
+    and pool_growth.captured_at = pools.captured_at

@@ -1,0 +1,48 @@
+-- DISC records, one per disc volume, disc-process CPU and interval; duplicate copies are dropped.
+with source as (
+    select * from {{ source('measure', 'measure_disc') }}
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by system_name, device_name, cpu_num, from_timestamp, to_timestamp
+            order by source_file_id, record_ordinal
+        ) as copy_number
+    from source
+)
+
+select
+    source_file_id,
+    record_ordinal,
+    source_form,
+    system_name,
+    device_name,
+    cast(cpu_num as integer) as cpu_num,
+    cast(pin as integer) as pin,
+    cast(logical_device as integer) as logical_device,
+    cast(device_type as integer) as device_type,
+    cast(device_subtype as integer) as device_subtype,
+    nullif(trim(loadid), '') as loadid,
+    from_timestamp as interval_start,
+    to_timestamp as interval_end,
+    cast(delta_time as bigint) as delta_time_us,
+    cast(error as integer) as error_code,
+    os_version,
+    cast(request_qtime as bigint) as request_qtime_us,
+    cast(requests as bigint) as request_count,
+    cast(reads as bigint) as read_count,
+    cast(writes as bigint) as write_count,
+    cast(input_bytes as bigint) as input_bytes,
+    cast(output_bytes as bigint) as output_bytes,
+    cast(swaps as bigint) as swap_count,
+    cast(requests_blocked as bigint) as requests_blocked_count,
+    cast(read_busy_time as bigint) as read_busy_us,
+    cast(write_busy_time as bigint) as write_busy_us,
+    cast(seek_busy_time as bigint) as seek_busy_us,
+    cast(device_qbusy_time as bigint) as device_qbusy_us,
+    cast(cache_hits as bigint) as cache_hit_count,
+    cast(cache_misses as bigint) as cache_miss_count
+from ranked
+where copy_number = 1

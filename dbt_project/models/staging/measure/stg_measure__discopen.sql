@@ -1,0 +1,41 @@
+-- DISCOPEN records (physical I/O by the disc process for one open), one per open and interval;
+-- duplicate copies are dropped.
+with source as (
+    select * from {{ source('measure', 'measure_discopen') }}
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by system_name, opener_cpu, opener_pin, file_name, from_timestamp, to_timestamp
+            order by source_file_id, record_ordinal
+        ) as copy_number
+    from source
+)
+
+select
+    source_file_id,
+    record_ordinal,
+    source_form,
+    system_name,
+    cast(cpu_num as integer) as cpu_num,
+    cast(opener_cpu as integer) as opener_cpu,
+    cast(opener_pin as integer) as opener_pin,
+    file_name,
+    nullif(trim(loadid), '') as loadid,
+    from_timestamp as interval_start,
+    to_timestamp as interval_end,
+    cast(delta_time as bigint) as delta_time_us,
+    cast(error as integer) as error_code,
+    os_version,
+    cast(driver_input_calls as bigint) as driver_input_call_count,
+    cast(driver_output_calls as bigint) as driver_output_call_count,
+    cast(cache_hits as bigint) as cache_hit_count,
+    cast(cache_write_hits as bigint) as cache_write_hit_count,
+    cast(block_splits as bigint) as block_split_count,
+    cast(requests as bigint) as request_count,
+    cast(requests_blocked as bigint) as requests_blocked_count,
+    cast(lockwait_time as bigint) as lockwait_us
+from ranked
+where copy_number = 1

@@ -1,0 +1,42 @@
+-- FILE records (logical I/O of one open of a file), one per open and interval; duplicate copies
+-- are dropped.
+with source as (
+    select * from {{ source('measure', 'measure_file') }}
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by system_name, opener_cpu, opener_pin, file_name, from_timestamp, to_timestamp
+            order by source_file_id, record_ordinal
+        ) as copy_number
+    from source
+)
+
+select
+    source_file_id,
+    record_ordinal,
+    source_form,
+    system_name,
+    cast(cpu_num as integer) as cpu_num,
+    cast(opener_cpu as integer) as opener_cpu,
+    cast(opener_pin as integer) as opener_pin,
+    file_name,
+    cast(device_type as integer) as device_type,
+    nullif(trim(loadid), '') as loadid,
+    from_timestamp as interval_start,
+    to_timestamp as interval_end,
+    cast(delta_time as bigint) as delta_time_us,
+    cast(error as integer) as error_code,
+    os_version,
+    cast(file_busy_time as bigint) as file_busy_us,
+    cast(reads as bigint) as read_count,
+    cast(writes as bigint) as write_count,
+    cast(updates_or_replies as bigint) as update_or_reply_count,
+    cast(deletes_or_writereads as bigint) as delete_or_writeread_count,
+    cast(info_calls as bigint) as info_call_count,
+    cast(messages as bigint) as message_count,
+    cast(message_bytes as bigint) as message_bytes
+from ranked
+where copy_number = 1

@@ -1,0 +1,46 @@
+-- LINE records, one per communication line and interval; duplicate copies are dropped.
+with source as (
+    select * from {{ source('measure', 'measure_line') }}
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by system_name, device_name, from_timestamp, to_timestamp
+            order by source_file_id, record_ordinal
+        ) as copy_number
+    from source
+)
+
+select
+    source_file_id,
+    record_ordinal,
+    source_form,
+    system_name,
+    device_name,
+    cast(cpu_num as integer) as cpu_num,
+    cast(pin as integer) as pin,
+    cast(logical_device as integer) as logical_device,
+    cast(device_type as integer) as device_type,
+    cast(device_subtype as integer) as device_subtype,
+    nullif(trim(loadid), '') as loadid,
+    from_timestamp as interval_start,
+    to_timestamp as interval_end,
+    cast(delta_time as bigint) as delta_time_us,
+    cast(error as integer) as error_code,
+    os_version,
+    cast(read_busy_time as bigint) as read_busy_us,
+    cast(write_busy_time as bigint) as write_busy_us,
+    cast(requests as bigint) as request_count,
+    cast(input_bytes as bigint) as input_bytes,
+    cast(output_bytes as bigint) as output_bytes,
+    cast(input_data_bytes as bigint) as input_data_bytes,
+    cast(output_data_bytes as bigint) as output_data_bytes,
+    cast(reads as bigint) as read_count,
+    cast(writes as bigint) as write_count,
+    cast(retries as bigint) as retry_count,
+    cast(transactions as bigint) as transaction_count,
+    cast(response_time as bigint) as response_time_us
+from ranked
+where copy_number = 1

@@ -1,0 +1,48 @@
+-- PROCESS records, one per process and interval; duplicate copies of a record are dropped.
+with source as (
+    select * from {{ source('measure', 'measure_process') }}
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by system_name, cpu_num, pin, from_timestamp, to_timestamp
+            order by source_file_id, record_ordinal
+        ) as copy_number
+    from source
+)
+
+select
+    source_file_id,
+    record_ordinal,
+    source_form,
+    system_name,
+    cast(cpu_num as integer) as cpu_num,
+    cast(pin as integer) as pin,
+    nullif(trim(process_name), '') as process_name,
+    program_file_name,
+    cast(priority as integer) as priority,
+    userid,
+    nullif(trim(loadid), '') as loadid,
+    from_timestamp as interval_start,
+    to_timestamp as interval_end,
+    cast(delta_time as bigint) as delta_time_us,
+    cast(error as integer) as error_code,
+    os_version,
+    cast(cpu_busy_time as bigint) as cpu_busy_us,
+    cast(ready_time as bigint) as ready_us,
+    cast(mem_qtime as bigint) as mem_qtime_us,
+    cast(dispatches as bigint) as dispatch_count,
+    cast(page_faults as bigint) as page_fault_count,
+    cast(vsems as bigint) as vsem_count,
+    cast(recv_qtime as bigint) as recv_qtime_us,
+    cast(recv_qlen_max as bigint) as recv_qlen_max,
+    cast(messages_sent as bigint) as messages_sent_count,
+    cast(messages_received as bigint) as messages_received_count,
+    cast(sent_bytes as bigint) as sent_bytes,
+    cast(received_bytes as bigint) as received_bytes,
+    cast(checkpoints as bigint) as checkpoint_count,
+    cast(file_open_calls as bigint) as file_open_call_count
+from ranked
+where copy_number = 1

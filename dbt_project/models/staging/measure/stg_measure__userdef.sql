@@ -1,0 +1,48 @@
+-- USERDEF records, one per user-defined counter (name, index) of a process and interval;
+-- duplicate copies are dropped.
+with source as (
+    select * from {{ source('measure', 'measure_userdef') }}
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by system_name, cpu_num, pin, "name", "index", from_timestamp, to_timestamp
+            order by source_file_id, record_ordinal
+        ) as copy_number
+    from source
+)
+
+select
+    source_file_id,
+    record_ordinal,
+    source_form,
+    system_name,
+    cast(cpu_num as integer) as cpu_num,
+    cast(pin as integer) as pin,
+    nullif(trim(process_name), '') as process_name,
+    program_file_name,
+    cast(priority as integer) as priority,
+    upper("name") as counter_name,
+    cast("type" as integer) as counter_type,
+    -- 1 ACCUM and 4 FACCUM count events, 2 BUSY and 5 QBUSY accumulate busy time, 3 QUEUE
+    -- accumulates queue length x time (MEASURE Reference Manual, counter types)
+    case cast("type" as integer)
+        when 1 then 'ACCUM'
+        when 2 then 'BUSY'
+        when 3 then 'QUEUE'
+        when 4 then 'FACCUM'
+        when 5 then 'QBUSY'
+    end as counter_type_name,
+    cast("index" as integer) as counter_index,
+    nullif(trim(loadid), '') as loadid,
+    from_timestamp as interval_start,
+    to_timestamp as interval_end,
+    cast(delta_time as bigint) as delta_time_us,
+    cast(error as integer) as error_code,
+    os_version,
+    cast(max_value as bigint) as max_value,
+    cast(counter_value as bigint) as counter_value
+from ranked
+where copy_number = 1

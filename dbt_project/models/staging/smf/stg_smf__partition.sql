@@ -1,0 +1,33 @@
+-- SMF 70.1 PR/SM partition sections: every partition of the CPC (and PHYSICAL) per RMF interval, as
+-- the reporting image saw it.
+with source as (
+    select * from {{ source('smf', 'smf70_partition') }}
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by system_id, interval_start, partition_name
+            order by source_file_id, record_ordinal
+        ) as copy_number
+    from source
+)
+
+select
+    source_file_id,
+    record_ordinal,
+    system_id,
+    interval_start,
+    partition_name,
+    cast(partition_number as integer) as partition_number,
+    system_name as partition_sysname,
+    cluster_name,
+    cast(logical_cpu_count as integer) as logical_cpu_count,
+    cast(central_storage_mb as bigint) as central_storage_mb,
+    cast(defined_capacity_msu_per_h as integer) as defined_capacity_msu_per_h,
+    capacity_group_name,
+    -- SMF70PFG X'08': WLM LPAR management active
+    partition_flags % 16 >= 8 as wlm_managed
+from ranked
+where copy_number = 1

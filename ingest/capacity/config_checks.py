@@ -1,0 +1,489 @@
+"""A parameter listing checked against the tuning rules of seeds 000, 002 and 003.
+
+A listing is what a site has configured: the ``parameters`` of benchmark runs (``docs/benchmark_format.md``)
+or a plain CSV with the columns ``parameter,value`` and optionally ``unit`` and ``node`` (one node = one
+machine or definition set; ``profile`` or ``platform`` also name it). A sample, the baseline NCP of seed 000's
+Figure 6::
+
+    node,parameter,value,unit
+    NCP,UNITSZ,384,bytes
+    NCP,MAXBUFRU,40,
+    NCP,SLODOWN,50,%
+    VTAM,IOBUF,"(200,384,,,100,50)",
+
+Each rule names its source: ``000`` = IBM "Getting the most from APPC" (1994), ``002`` = CS/AIX V5 redbook
+SG24-2136 (1998), ``003`` = SHARE "VTAM and HPR Performance Update" (1999), with the seed's line numbers.
+A rule is checked on each node's own parameters; a rule that relates parameters of different nodes (VTAM
+IOBUF and NCP UNITSZ) is checked once on the parameters that only one node sets.
+
+Output: one ``Finding`` per broken rule (rule id, severity alert/warn/info, node, what was found, what the
+rule expects, the source lines).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ingest.capacity.sizing import APPN_HEADER_BYTES, SUBAREA_HEADER_BYTES, decode_rusizes
+
+
+@dataclass(frozen=True)
+class Setting:
+    node: str
+    parameter: str  # as written in the listing
+    key: str  # canonical name (see ALIASES)
+    value: float | None  # the number, when the value is one
+    text: str  # the value as written
+    unit: str | None = None
+    line: int | None = None  # line of the listing
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule_id: str
+    severity: str  # alert | warn | info
+    node: str
+    parameters: str
+    found: str
+    expected: str
+    source: str
+
+    def as_row(self) -> dict:
+        return {
+            "rule_id": self.rule_id, "severity": self.severity, "node": self.node, "parameters": self.parameters,
+            "found": self.found, "expected": self.expected, "source": self.source,
+        }
+
+
+# Canonical parameter names and the spellings the documents (and common listings) use for them.
+ALIASES = {
+    "ru_size": ["ru size", "mode ru size", "max ru size", "maximum ru size", "max dlc ru", "ru_size", "max_ru_size"],
+    "dlc_frame_size": ["dlc frame size", "frame size", "max frame size", "maximum btu size", "max_ifield",
+                       "dlc_frame_size", "max i-field size"],
+    "network_type": ["network type", "network_type", "routing"],
+    "pacing_window": ["pacing window", "receive pacing", "receive pacing window", "mode receive pacing",
+                      "mode receive pacing window", "session receive pacing window", "ru receive pacing",
+                      "mode send pacing", "send pacing window", "psndpac", "ssndpac", "srcvpac",
+                      "pacing_window", "receive_pacing_window", "send_pacing_window"],
+    "adaptive_pacing_upper_bound": ["upper bound for adaptive receive pacing window", "adaptive_pacing_upper_bound",
+                                    "max_rcv_pac_win"],
+    "receive_window_count": ["receive window count", "max_ifrm_rcvd", "dlc receive count", "dlc receive pacing",
+                             "receive_window_count", "maxin"],
+    "transmit_window_count": ["transmit window count", "target_pacing_count", "dlc transmit count",
+                              "dlc send pacing", "transmit_window_count"],
+    "partner": ["partner", "partner type", "partner_type", "adjacent node"],
+    "iobuf": ["iobuf", "iobuf size"],
+    "unitsz": ["unitsz"],
+    "maxbfru": ["maxbfru", "maxbufru", "manbfru"],
+    "maxdata": ["maxdata"],
+    "maxtsl": ["maxtsl"],
+    "rcvbufc": ["rcvbufc"],
+    "piu_size": ["piu size", "max piu size", "piu_size", "largest piu"],
+    "slodown": ["slodown"],
+    "delay": ["delay"],
+    "rusizes": ["rusizes"],
+    "tic": ["tic", "tic type", "token ring interface coupler"],
+    "adapter_transmit_queue": ["lan adapter transmit q size", "transmit queue size", "xmt_que_size",
+                               "adapter_transmit_queue"],
+    "adapter_receive_queue": ["lan adapter receive q size", "receive queue size", "rec_que_size",
+                              "adapter_receive_queue"],
+    "link_speed": ["link speed", "link_speed", "line speed"],
+    "repoll_timeout": ["primary repoll frequency", "inactivity time-out", "inactivity timeout", "repoll_timeout"],
+    "csm_storage": ["csm storage", "csm_storage"],
+    "tibuf": ["tibuf"],
+    "mpc_plus": ["mpc+", "mpc_plus", "mpcplus"],
+    "hpr": ["hpr"],
+    "nlp_size": ["nlp size", "nlp_size"],
+}
+KEY_OF = {spelling: key for key, spellings in ALIASES.items() for spelling in spellings}
+NOT_SET = {"", "default", "-", "--", "n/a", "system_defined"}
+TRUE_WORDS = {"yes", "y", "true", "1", "on"}
+
+
+def canonical_key(parameter: str) -> str:
+    name = re.sub(r"\s+", " ", parameter.strip().lower())
+    return KEY_OF.get(name, KEY_OF.get(name.replace(" ", "_"), re.sub(r"\W+", "_", name).strip("_")))
+
+
+def parse_number(text: str, key: str = "") -> float | None:
+    """The number in a value as listings print it: '30,720', '.53', '(200,4000,,,100,50)' (an IOBUF
+    tuple: the buffer size is its second position), '16 K'. Tokens such as 'default' and '*' give None."""
+    t = text.strip()
+    if t.lower() in NOT_SET or t.startswith("*"):
+        return None
+    if t.startswith("("):
+        parts = [p.strip() for p in t.strip("()").replace(".", ",").split(",")] if key == "iobuf" else []
+        return float(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+    m = re.fullmatch(r"([-+]?(?:\d{1,3}(?:,\d{3})+|\d*\.?\d+))\s*([kK])?\b.*", t)
+    if not m:
+        return None
+    value = float(m.group(1).replace(",", ""))
+    return value * 1024 if m.group(2) else value
+
+
+def setting(node: str, parameter: str, value, unit: str | None = None, line: int | None = None) -> Setting:
+    key = canonical_key(parameter)
+    text = "" if value is None else str(value)
+    number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else parse_number(text, key)
+    return Setting(node, parameter, key, number, text, unit or None, line)
+
+
+# -- the rules ---------------------------------------------------------------------------------------------
+
+Values = dict[str, Setting]
+
+
+@dataclass(frozen=True)
+class Rule:
+    rule_id: str
+    needs: tuple[str, ...]  # canonical keys that must all be set for the rule to apply
+    check: Callable[[Values], list[tuple[str, str, str, str]]]  # -> (severity, parameters, found, expected)
+    source: str
+
+
+def _n(values: Values, key: str) -> float | None:
+    s = values.get(key)
+    return None if s is None else s.value
+
+
+def _t(values: Values, key: str) -> str:
+    s = values.get(key)
+    return "" if s is None else s.text.strip().lower()
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,g}"
+
+
+def _pacing_windows(v: Values):
+    out = []
+    for s in v.get("_pacing_all", []):
+        if s.value is not None and 0 < s.value < 8:
+            out.append(("warn", s.parameter, f"{s.parameter} = {_fmt(s.value)}",
+                        "a session pacing window of at least 8 RUs (start at 8; raise while throughput improves)"))
+    return out
+
+
+def _adaptive_bound(v: Values):
+    x = _n(v, "adaptive_pacing_upper_bound")
+    if x is not None and x < 8:
+        return [("info", "upper bound for adaptive receive pacing window", f"{_fmt(x)}",
+                 "at least 8: throughput climbs steeply up to 8 and the maximum was reached at 63")]
+    return []
+
+
+def _header(v: Values) -> tuple[int, str]:
+    return (SUBAREA_HEADER_BYTES, "subarea") if "subarea" in _t(v, "network_type") else (APPN_HEADER_BYTES, "APPN")
+
+
+def _ru_vs_frame(v: Values):
+    ru, frame = _n(v, "ru_size"), _n(v, "dlc_frame_size")
+    if ru is None or frame is None:
+        return []
+    header, network = _header(v)
+    room = frame - header
+    if room <= 0:
+        return [("alert", "RU size, DLC frame size", f"frame {_fmt(frame)} bytes",
+                 f"a frame larger than the {header}-byte {network} SNA header")]
+    if ru <= frame:
+        if ru > room:
+            return [("warn", "RU size, DLC frame size", f"RU {_fmt(ru)} in a {_fmt(frame)}-byte frame",
+                     f"RU <= frame - {header} = {_fmt(room)} bytes ({network} header), or the RU spills into a "
+                     f"second, nearly empty frame")]
+        return []
+    segments = math.ceil(ru / room)
+    if ru % room:
+        fill = (ru - (segments - 1) * room) / room
+        return [("info", "RU size, DLC frame size",
+                 f"RU {_fmt(ru)} = {segments} segments of frame - {header}, the last {fill:.0%} full",
+                 f"an RU that is a multiple of frame - {header} = {_fmt(room)} bytes ({network}), e.g. "
+                 f"{_fmt(segments * room)} or {_fmt((segments - 1) * room)}")]
+    return []
+
+
+def _iobuf_unitsz(v: Values):
+    iobuf, unitsz = _n(v, "iobuf"), _n(v, "unitsz")
+    if iobuf != unitsz:
+        return [("alert", "IOBUF, UNITSZ", f"IOBUF {_fmt(iobuf)}, UNITSZ {_fmt(unitsz)}",
+                 "VTAM IOBUF buffer size = NCP UNITSZ (4000 recommended)")]
+    return []
+
+
+def _unitsz_4000(v: Values):
+    unitsz = _n(v, "unitsz")
+    if unitsz is not None and unitsz != 4000:
+        return [("warn", "UNITSZ", f"{_fmt(unitsz)}", "4000 bytes")]
+    return []
+
+
+def _rcvbufc(v: Values):
+    rcvbufc, maxtsl = _n(v, "rcvbufc"), _n(v, "maxtsl")
+    if rcvbufc is None or maxtsl is None:
+        return []
+    out = []
+    if rcvbufc < 2 * maxtsl:
+        out.append(("alert", "RCVBUFC, MAXTSL", f"RCVBUFC {_fmt(rcvbufc)} < 2 x MAXTSL {_fmt(maxtsl)}",
+                    f"RCVBUFC >= {_fmt(2 * maxtsl)}: it must hold two whole frames"))
+    limit = {"tic1": 4095, "tic2": 32000}.get(_t(v, "tic").replace(" ", ""))
+    if limit is not None and rcvbufc > limit:
+        out.append(("alert", "RCVBUFC, TIC", f"RCVBUFC {_fmt(rcvbufc)} on a {_t(v, 'tic').upper()}",
+                    f"at most {_fmt(limit)} bytes"))
+    return out
+
+
+def _maxdata_maxtsl(v: Values):
+    maxdata, maxtsl = _n(v, "maxdata"), _n(v, "maxtsl")
+    if maxdata is not None and maxtsl is not None and maxdata < maxtsl:
+        return [("alert", "MAXDATA, MAXTSL", f"MAXDATA {_fmt(maxdata)} < MAXTSL {_fmt(maxtsl)}", "MAXDATA >= MAXTSL")]
+    return []
+
+
+def _size_chain(v: Values):
+    maxdata, unitsz, maxbfru, piu = _n(v, "maxdata"), _n(v, "unitsz"), _n(v, "maxbfru"), _n(v, "piu_size")
+    if None in (maxdata, unitsz, maxbfru):
+        return []
+    room = unitsz * maxbfru
+    found = f"MAXDATA {_fmt(maxdata)}, UNITSZ x MAXBFRU = {_fmt(room)}" + (f", PIU {_fmt(piu)}" if piu else "")
+    if not maxdata > room or (piu is not None and not room > piu):
+        return [("alert", "MAXDATA, UNITSZ, MAXBFRU, PIU size", found, "MAXDATA > UNITSZ x MAXBFRU > PIU size")]
+    return []
+
+
+def _maxbfru(v: Values):
+    unitsz, maxbfru, piu = _n(v, "unitsz"), _n(v, "maxbfru"), _n(v, "piu_size")
+    if None in (unitsz, maxbfru, piu):
+        return []
+    best = math.ceil(piu / unitsz)
+    if maxbfru not in (best, best + 1):
+        return [("warn", "MAXBFRU, UNITSZ, PIU size", f"MAXBFRU {_fmt(maxbfru)} for a {_fmt(piu)}-byte PIU",
+                 f"MAXBFRU = ceil(PIU / UNITSZ) = {best} (or {best + 1} if sessions fail); more buffers are "
+                 f"wasted and make NCP wait for them to fill")]
+    return []
+
+
+def _slodown(v: Values):
+    x = _n(v, "slodown")
+    if x is not None and x != 6:
+        return [("warn", "SLODOWN", f"{_fmt(x)} %", "6 %: NCP keeps 6 % of its buffers for peak traffic")]
+    return []
+
+
+def _delay(v: Values):
+    x = _n(v, "delay")
+    if x is not None and x != 0:
+        return [("alert", "DELAY", f"{_fmt(x)}", "0: a coattailing delay disrupts pacing responses")]
+    return []
+
+
+def _rusizes(v: Values):
+    s = v.get("rusizes")
+    try:
+        first, second = decode_rusizes(s.text)
+    except ValueError:
+        return [("warn", "RUSIZES", s.text, "RUSIZES as X'hhhh' (mantissa 8-F, exponent 0-F per byte)")]
+    if first != second:
+        return [("warn", "RUSIZES", f"{s.text} = {_fmt(first)} / {_fmt(second)} bytes",
+                 "the same RU size both ways for a bulk-transfer mode (X'ABAB', not X'ABCD')")]
+    return []
+
+
+def _maxtsl_tic(v: Values):
+    maxtsl, tic = _n(v, "maxtsl"), _t(v, "tic").replace(" ", "")
+    if tic == "tic1" and maxtsl is not None and maxtsl > 1108:
+        return [("alert", "MAXTSL, TIC", f"MAXTSL {_fmt(maxtsl)} on a TIC1", "never above 1108 bytes on a TIC1")]
+    return []
+
+
+def _receive_window_ncp(v: Values):
+    rx = _n(v, "receive_window_count")
+    if "ncp" in _t(v, "partner") and rx is not None and rx > 7:
+        return [("alert", "receive window count (max_ifrm_rcvd), partner", f"{_fmt(rx)} against an NCP",
+                 "at most 7: the NCP's default MAXOUT is 7, a larger receive window gives very poor throughput")]
+    return []
+
+
+def _adapter_queues(v: Values):
+    out = []
+    for key in ("adapter_transmit_queue", "adapter_receive_queue"):
+        s = v.get(key)
+        if s is not None and s.value is not None and s.value < 150:
+            out.append(("warn", s.parameter, f"{_fmt(s.value)}",
+                        "150 (the maximum): the default 30 limited throughput on token ring and Ethernet"))
+    return out
+
+
+def _sdlc_timer(v: Values):
+    timeout, speed, frame = _n(v, "repoll_timeout"), _n(v, "link_speed"), _n(v, "dlc_frame_size")
+    if None in (timeout, speed, frame):
+        return []
+    minimum = 2 * frame * 8 / speed
+    if timeout <= minimum:
+        return [("warn", "repoll / inactivity timer, link speed, frame size",
+                 f"{timeout:g} s at {_fmt(speed)} bit/s with {_fmt(frame)}-byte frames",
+                 f"more than 2 x frame bits / link speed = {minimum:.3f} s")]
+    return []
+
+
+def _iobuf_nlp(v: Values):
+    iobuf, ru = _n(v, "iobuf"), _n(v, "ru_size")
+    nlp = _n(v, "nlp_size") or 8000.0
+    if _t(v, "hpr") not in TRUE_WORDS or _t(v, "mpc_plus") in TRUE_WORDS or iobuf is None or ru is None or ru < 16384:
+        return []
+    if nlp - 2 * iobuf < 200:
+        return [("warn", "IOBUF, RU size, NLP size (HPR without MPC+)",
+                 f"2 x IOBUF {_fmt(iobuf)} leaves {_fmt(nlp - 2 * iobuf)} bytes of a {_fmt(nlp)}-byte NLP",
+                 "two IOBUFs and the HPR header in one NLP: the document's IOBUF 3900 (200 bytes left) works, "
+                 "3992 (16 bytes left) does not")]
+    return []
+
+
+def _csm_storage(v: Values):
+    if _t(v, "csm_storage") == "ecsa":
+        return [("info", "CSM storage", "ECSA", "CSM in a data space (the default)")]
+    return []
+
+
+def _tibuf(v: Values):
+    tibuf = _n(v, "tibuf")
+    if tibuf is not None and tibuf > 0 and _t(v, "mpc_plus") not in TRUE_WORDS:
+        return [("info", "TIBUF, MPC+", f"TIBUF {_fmt(tibuf)} without MPC+", "TIBUF=0 when MPC+ is not used")]
+    return []
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("000-pacing-window-8", ("_pacing_all",), _pacing_windows, "seed 000 L341, L351"),
+    Rule("000-ru-fits-frame", ("ru_size", "dlc_frame_size"), _ru_vs_frame, "seed 000 L304-L312; seed 002 L942-L946"),
+    Rule("000-iobuf-equals-unitsz", ("iobuf", "unitsz"), _iobuf_unitsz, "seed 000 L930, L958"),
+    Rule("000-unitsz-4000", ("unitsz",), _unitsz_4000, "seed 000 L787"),
+    Rule("000-rcvbufc-two-frames", ("rcvbufc", "maxtsl"), _rcvbufc, "seed 000 L844-L851, L957"),
+    Rule("000-maxdata-ge-maxtsl", ("maxdata", "maxtsl"), _maxdata_maxtsl, "seed 000 L956"),
+    Rule("000-size-chain", ("maxdata", "unitsz", "maxbfru"), _size_chain, "seed 000 L798"),
+    Rule("000-maxbfru-from-piu", ("unitsz", "maxbfru", "piu_size"), _maxbfru, "seed 000 L789-L794"),
+    Rule("000-slodown-6", ("slodown",), _slodown, "seed 000 L815-L821"),
+    Rule("000-delay-0", ("delay",), _delay, "seed 000 L823-L829; seed 003 L643-L645"),
+    Rule("000-rusizes-symmetric", ("rusizes",), _rusizes, "seed 000 L904-L906, L959"),
+    Rule("000-maxtsl-tic1", ("maxtsl", "tic"), _maxtsl_tic, "seed 000 L861"),
+    Rule("002-receive-window-ncp", ("receive_window_count", "partner"), _receive_window_ncp, "seed 002 L935"),
+    Rule("002-adapter-queues-150", (), _adapter_queues, "seed 002 L808, L921"),
+    Rule("002-adaptive-pacing-8", ("adaptive_pacing_upper_bound",), _adaptive_bound, "seed 002 L686, L918"),
+    Rule("002-sdlc-timer", ("repoll_timeout", "link_speed", "dlc_frame_size"), _sdlc_timer, "seed 002 L788"),
+    Rule("003-iobuf-nlp-hpr", ("iobuf", "ru_size", "hpr"), _iobuf_nlp, "seed 003 L632-L637"),
+    Rule("003-csm-dataspace", ("csm_storage",), _csm_storage, "seed 003 L426"),
+    Rule("003-tibuf-without-mpc", ("tibuf",), _tibuf, "seed 003 L620-L621"),
+)
+
+
+def _namespace(settings: Iterable[Setting]) -> Values:
+    values: Values = {}
+    pacing: list[Setting] = []
+    for s in settings:
+        if s.key == "pacing_window":
+            pacing.append(s)
+        values.setdefault(s.key, s)
+    if pacing:
+        values["_pacing_all"] = pacing  # type: ignore[assignment]  (every pacing window counts, not the first)
+    return values
+
+
+def check(settings: list[Setting]) -> list[Finding]:
+    """All findings for a listing, node by node, then the cross-node rules on the keys one node sets."""
+    by_node: dict[str, list[Setting]] = {}
+    for s in settings:
+        by_node.setdefault(s.node, []).append(s)
+    findings: list[Finding] = []
+    applied: set[str] = set()
+    for node, node_settings in by_node.items():
+        values = _namespace(node_settings)
+        for rule in RULES:
+            if all(k in values for k in rule.needs):
+                applied.add(rule.rule_id)
+                findings += [Finding(rule.rule_id, sev, node, params, found, expected, rule.source)
+                             for sev, params, found, expected in rule.check(values)]
+    owners: dict[str, set[str]] = {}
+    for s in settings:
+        owners.setdefault(s.key, set()).add(s.node)
+    shared = _namespace(s for s in settings if len(owners[s.key]) == 1)
+    for rule in RULES:
+        if rule.rule_id not in applied and rule.needs and all(k in shared for k in rule.needs):
+            nodes = "+".join(sorted({shared[k].node for k in rule.needs if not k.startswith("_")}))
+            findings += [Finding(rule.rule_id, sev, nodes, params, found, expected, rule.source)
+                         for sev, params, found, expected in rule.check(shared)]
+    return findings
+
+
+# -- reading listings -------------------------------------------------------------------------------------------
+
+class ListingError(Exception):
+    """The listing cannot be read; the message names the file, the line and what was expected."""
+
+
+def read_listing(path: Path) -> list[Setting]:
+    """A plain CSV listing, or the parameters of every run in a benchmark log (JSON lines or CSV)."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    if first.lstrip().startswith("{"):
+        return _benchmark_jsonl_listing(path, text)
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        raise ListingError(f"{path}: empty file: expected a CSV header with the columns parameter and value")
+    header = [h.strip().lower() for h in rows[0]]
+    if "parameter" in header and "value" in header:
+        return _plain_listing(path, header, rows[1:])
+    if any(h.startswith("parameters.") for h in header):
+        return _benchmark_csv_listing(path, header, rows[1:])
+    raise ListingError(
+        f"{path}: line 1: expected a header with the columns parameter and value (optionally unit and node), "
+        f"or a benchmark log; found {', '.join(rows[0][:6])}"
+    )
+
+
+def _plain_listing(path: Path, header: list[str], rows: list[list[str]]) -> list[Setting]:
+    col = {name: i for i, name in enumerate(header)}
+    node_col = next((col[c] for c in ("node", "profile", "platform") if c in col), None)
+    settings = []
+    for line, row in enumerate(rows, start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) < len(header):
+            raise ListingError(f"{path}: line {line}: expected {len(header)} columns ({', '.join(header)}), found {len(row)}")
+        node = row[node_col].strip() if node_col is not None else "listing"
+        unit = row[col["unit"]].strip() if "unit" in col else None
+        settings.append(setting(node or "listing", row[col["parameter"]], row[col["value"]], unit, line))
+    return settings
+
+
+def _benchmark_jsonl_listing(path: Path, text: str) -> list[Setting]:
+    settings = []
+    for line, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise ListingError(f"{path}: line {line}: expected a JSON object: {e.msg} at column {e.colno}") from None
+        node = str(record.get("run_label") or f"line {line}")
+        for name, item in (record.get("parameters") or {}).items():
+            value, unit = (item.get("value"), item.get("unit")) if isinstance(item, dict) else (item, None)
+            settings.append(setting(node, name, value, unit, line))
+    return settings
+
+
+def _benchmark_csv_listing(path: Path, header: list[str], rows: list[list[str]]) -> list[Setting]:
+    settings = []
+    label = header.index("run_label") if "run_label" in header else None
+    for line, row in enumerate(rows, start=2):
+        node = row[label] if label is not None and label < len(row) else f"line {line}"
+        for i, name in enumerate(header):
+            if name.startswith("parameters.") and name.endswith(".value") and i < len(row) and row[i].strip():
+                param = name[len("parameters."):-len(".value")]
+                unit_col = f"parameters.{param}.unit"
+                unit = row[header.index(unit_col)] if unit_col in header else None
+                settings.append(setting(node, param, row[i], unit, line))
+    return settings

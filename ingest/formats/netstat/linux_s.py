@@ -1,0 +1,392 @@
+"""Linux ``netstat -s`` (net-tools): protocol statistics from /proc/net/snmp and /proc/net/netstat.
+
+Real sample (a Debian 12 development machine, net-tools 2.10; shortened)::
+
+    Ip:
+        Forwarding: 2
+        41920 total packets received
+        0 forwarded
+        41920 incoming packets delivered
+        15481 requests sent out
+    Icmp:
+        1 ICMP messages received
+        ICMP input histogram:
+            destination unreachable: 1
+    IcmpMsg:
+            InType3: 1
+    Tcp:
+        188 active connection openings
+        11 failed connection attempts
+        2 connections established
+        41594 segments received
+        15127 segments sent out
+        0 segments retransmitted
+        261 resets sent
+    TcpExt:
+        Quick ack mode was activated 62 times
+        TCPTimeouts: 2
+    IpExt:
+        InOctets: 883586148
+
+Grammar: a section title at column 0 (``Tcp:``); indented counter lines in three shapes,
+``<n> <text>``, ``<Name>: <n>`` and ``<text> <n> <text>``; indented sub-titles
+(``ICMP input histogram:``) qualify the lines below them. net-tools prints a counter it has no text
+for as ``Name: value`` (only when non-zero), and skips many zero counters, so the set of lines
+changes as counters become non-zero; the ten Tcp lines are always printed, so a capture without all of
+them is truncated and rejected. Every line's text is mapped back to the kernel MIB name
+(``segments retransmitted`` -> ``Tcp RetransSegs``), so old and new net-tools spellings of the same
+counter get the same normalised name.
+
+Output: rows of ``raw.command_counters`` with command ``netstat -s``; section = the title (``Tcp``);
+counter = the label as printed with the number replaced by ``#``; counter_name =
+``<section>_<mib name in snake case>`` (``tcp_retrans_segs``, ``tcpext_tcp_timeouts``,
+``icmp_in_dest_unreachs``, ``icmpmsg_in_type3``); kind ``gauge`` for connections established, the
+forwarding flag and the default TTL, ``counter`` (cumulative since boot) for everything else.
+
+Speed: a log of thousands of captures of one host prints the same text with other numbers, so a
+capture whose text without digits was seen before reuses that capture's layout and only converts the
+numbers (``LinuxNetstatS.fast_load``).
+"""
+
+from __future__ import annotations
+
+import re
+from operator import itemgetter
+
+from ingest.formats.capture import (
+    Capture,
+    CaptureError,
+    CommandParser,
+    Counter,
+    CounterSink,
+    Layout,
+    is_noise,
+    require_time_and_host,
+    snake,
+)
+
+# printed text (number as '#') -> kernel MIB name, per section; old and new net-tools spellings
+MIB_BY_TEXT: dict[str, dict[str, str]] = {
+    "Ip": {
+        "# forwarded": "ForwDatagrams",
+        "# fragments created": "FragCreates",
+        "# outgoing packets failed fragmentation": "FragFails",
+        "# outgoing packets fragmented ok": "FragOKs",
+        "# with invalid addresses": "InAddrErrors",
+        "# incoming packets delivered": "InDelivers",
+        "# incoming packets discarded": "InDiscards",
+        "# with invalid headers": "InHdrErrors",
+        "# total packets received": "InReceives",
+        "# with unknown protocol": "InUnknownProtos",
+        "# outgoing packets dropped": "OutDiscards",
+        "# dropped because of missing route": "OutNoRoutes",
+        "# requests sent out": "OutRequests",
+        "# packet reassemblies failed": "ReasmFails",
+        "# packets reassembled ok": "ReasmOKs",
+        "# reassemblies required": "ReasmReqds",
+        "# fragments dropped after timeout": "ReasmTimeout",
+        "Default TTL is #": "DefaultTTL",
+    },
+    "Icmp": {
+        "# input ICMP message failed": "InErrors",
+        "# input ICMP message failed.": "InErrors",
+        "# ICMP messages received": "InMsgs",
+        "# ICMP messages failed": "OutErrors",
+        "# ICMP messages sent": "OutMsgs",
+        "ICMP input histogram: address mask replies: #": "InAddrMaskReps",
+        "ICMP input histogram: address mask request: #": "InAddrMasks",
+        "ICMP input histogram: destination unreachable: #": "InDestUnreachs",
+        "ICMP input histogram: echo replies: #": "InEchoReps",
+        "ICMP input histogram: echo requests: #": "InEchos",
+        "ICMP input histogram: wrong parameters: #": "InParmProbs",
+        "ICMP input histogram: redirects: #": "InRedirects",
+        "ICMP input histogram: source quenches: #": "InSrcQuenchs",
+        "ICMP input histogram: timeout in transit: #": "InTimeExcds",
+        "ICMP input histogram: timestamp reply: #": "InTimestampReps",
+        "ICMP input histogram: timestamp request: #": "InTimestamps",
+        "ICMP output histogram: address mask replies: #": "OutAddrMaskReps",
+        "ICMP output histogram: address mask requests: #": "OutAddrMasks",
+        "ICMP output histogram: destination unreachable: #": "OutDestUnreachs",
+        "ICMP output histogram: echo replies: #": "OutEchoReps",
+        "ICMP output histogram: echo requests: #": "OutEchos",
+        "ICMP output histogram: wrong parameters: #": "OutParmProbs",
+        "ICMP output histogram: redirect: #": "OutRedirects",
+        "ICMP output histogram: source quench: #": "OutSrcQuenchs",
+        "ICMP output histogram: time exceeded: #": "OutTimeExcds",
+        "ICMP output histogram: timestamp replies: #": "OutTimestampReps",
+        "ICMP output histogram: timestamp requests: #": "OutTimestamps",
+    },
+    "Tcp": {
+        "# active connection openings": "ActiveOpens",
+        "# active connections openings": "ActiveOpens",
+        "# passive connection openings": "PassiveOpens",
+        "# failed connection attempts": "AttemptFails",
+        "# connection resets received": "EstabResets",
+        "# connections established": "CurrEstab",
+        "# segments received": "InSegs",
+        "# segments sent out": "OutSegs",
+        "# segments send out": "OutSegs",
+        "# segments retransmitted": "RetransSegs",
+        "# segments retransmited": "RetransSegs",
+        "# bad segments received": "InErrs",
+        "# bad segments received.": "InErrs",
+        "# resets sent": "OutRsts",
+    },
+    "Udp": {
+        "# packets received": "InDatagrams",
+        "# packets to unknown port received": "NoPorts",
+        "# packets to unknown port received.": "NoPorts",
+        "# packet receive errors": "InErrors",
+        "# packets sent": "OutDatagrams",
+        "# receive buffer errors": "RcvbufErrors",
+        "# send buffer errors": "SndbufErrors",
+    },
+    "TcpExt": {
+        "# delayed acks further delayed because of locked socket": "DelayedACKLocked",
+        "Quick ack mode was activated # times": "DelayedACKLost",
+        "# delayed acks sent": "DelayedACKs",
+        "# resets received for embryonic SYN_RECV sockets": "EmbryonicRsts",
+        "# SYNs to LISTEN sockets dropped": "ListenDrops",
+        "# SYNs to LISTEN sockets ignored": "ListenDrops",
+        "# times the listen queue of a socket overflowed": "ListenOverflows",
+        "# ICMP packets dropped because socket was locked": "LockDroppedIcmps",
+        "# packets dropped from out-of-order queue because of socket buffer overrun": "OfoPruned",
+        "# ICMP packets dropped because they were out-of-window": "OutOfWindowIcmps",
+        "# active connections rejected because of time stamp": "PAWSActive",
+        "# packetes rejected in established connections because of timestamp": "PAWSEstab",
+        "# packets rejects in established connections because of timestamp": "PAWSEstab",
+        "# passive connections rejected because of time stamp": "PAWSPassive",
+        "# packets pruned from receive queue because of socket buffer overrun": "PruneCalled",
+        "# packets pruned from receive queue": "RcvPruned",
+        "Ran # times out of system memory during packet sending": "SockMallocOOM",
+        "# invalid SYN cookies received": "SyncookiesFailed",
+        "# SYN cookies received": "SyncookiesRecv",
+        "# SYN cookies sent": "SyncookiesSent",
+        "# times unable to send RST due to no memory": "TCPAbortFailed",
+        "# connections reset due to early user close": "TCPAbortOnClose",
+        "# connections reset due to unexpected data": "TCPAbortOnData",
+        "# connections aborted after user close in linger timeout": "TCPAbortOnLinger",
+        "# connections aborted due to memory pressure": "TCPAbortOnMemory",
+        "# connections reset due to unexpected SYN": "TCPAbortOnSyn",
+        "# connections aborted due to timeout": "TCPAbortOnTimeout",
+        "# bytes directly in process context from backlog": "TCPDirectCopyFromBacklog",
+        "# bytes directly received in process context from prequeue": "TCPDirectCopyFromPrequeue",
+        "# DSACKs for out of order packets received": "TCPDSACKOfoRecv",
+        "# DSACKs sent for out of order packets": "TCPDSACKOfoSent",
+        "# DSACKs sent for old packets": "TCPDSACKOldSent",
+        "# DSACKs received": "TCPDSACKRecv",
+        "# congestion windows recovered without slow start by DSACK": "TCPDSACKUndo",
+        "# congestion window recovered without slow start using DSACK": "TCPDSACKUndo",
+        "Detected reordering # times using FACK": "TCPFACKReorder",
+        "# fast retransmits": "TCPFastRetrans",
+        "# forward retransmits": "TCPForwardRetrans",
+        "# congestion windows fully recovered without slow start": "TCPFullUndo",
+        "# predicted acknowledgments": "TCPHPAcks",
+        "# packet headers predicted": "TCPHPHits",
+        "# packet headers predicted and directly queued to user": "TCPHPHitsToUser",
+        "# timeouts in loss state": "TCPLossFailures",
+        "# TCP data loss events": "TCPLoss",
+        "# congestion windows recovered without slow start after partial ack": "TCPLossUndo",
+        "# retransmits lost": "TCPLostRetransmits",
+        "TCP ran low on memory # times": "TCPMemoryPressures",
+        "# congestion windows partially recovered using Hoe heuristic": "TCPPartialUndo",
+        "# packets directly queued to recvmsg prequeue.": "TCPPrequeued",
+        "# packets directly queued to recvmsg prequeue": "TCPPrequeued",
+        "# packets dropped from prequeue": "TCPPrequeueDropped",
+        "# acknowledgments not containing data payload received": "TCPPureAcks",
+        "# acknowledgments not containing data received": "TCPPureAcks",
+        "# packets collapsed in receive queue due to low socket buffer": "TCPRcvCollapsed",
+        "# timeouts after reno fast retransmit": "TCPRenoFailures",
+        "# classic Reno fast retransmits failed": "TCPRenoRecoveryFail",
+        "# reno fast retransmits failed": "TCPRenoRecoveryFail",
+        "# times recovered from packet loss due to fast retransmit": "TCPRenoRecovery",
+        "Detected reordering # times using reno fast retransmit": "TCPRenoReorder",
+        "# timeouts after SACK recovery": "TCPSackFailures",
+        "# SACK retransmits failed": "TCPSackRecoveryFail",
+        "# times recovered from packet loss by selective acknowledgements": "TCPSackRecovery",
+        "# bad SACK blocks received": "TCPSACKReneging",
+        "Detected reordering # times using SACK": "TCPSACKReorder",
+        "# times receiver scheduled too late for direct processing": "TCPSchedulerFailed",
+        "# retransmits in slow start": "TCPSlowStartRetrans",
+        "# other TCP timeouts": "TCPTimeouts",
+        "Detected reordering # times using time stamp": "TCPTSReorder",
+        "# TCP sockets finished time wait in slow timer": "TWKilled",
+        "# TCP sockets finished time wait in fast timer": "TW",
+        "# time wait sockets recycled by time stamp": "TWRecycled",
+    },
+}
+# net-tools prints these Tcp lines whatever their value: a Tcp section without one of them was cut short
+ALWAYS_PRINTED_TCP = ("ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets", "CurrEstab", "InSegs",
+                      "OutSegs", "RetransSegs", "InErrs", "OutRsts")
+# point-in-time values and configuration: never differenced
+GAUGES = {"tcp_curr_estab", "ip_forwarding", "ip_default_ttl", "tcp_rto_algorithm", "tcp_rto_min",
+          "tcp_rto_max", "tcp_max_conn"}
+
+SECTION_RE = re.compile(r"^([A-Za-z][A-Za-z0-9]*):\s*$")
+VALUE_FIRST_RE = re.compile(r"^(\d+) (\S.*)$")
+KEY_VALUE_RE = re.compile(r"^(\S.*?): (\d+)$")
+VALUE_INSIDE_RE = re.compile(r"^(\S.*?) (\d+) (\S.*)$")
+SUBTITLE_RE = re.compile(r"^(\S.*):$")
+DIGITS_BYTES = b"0123456789"
+
+
+def _unit(name: str) -> str:
+    if name.endswith("octets"):
+        return "bytes"
+    if name.startswith("tcp_") and "segs" in name:
+        return "segments"
+    return "count"
+
+
+class CachedShape:
+    """A capture text's layout, and which of its whitespace-separated tokens are the values."""
+
+    __slots__ = ("layout", "n_tokens", "values_of", "label_tokens")
+
+    def __init__(self, layout: Layout, n_tokens: int, value_tokens: list[int], label_tokens: list[tuple[int, bytes]]):
+        self.layout = layout
+        self.n_tokens = n_tokens
+        self.values_of = itemgetter(*value_tokens) if len(value_tokens) > 1 else lambda t: (t[value_tokens[0]],)
+        self.label_tokens = label_tokens  # tokens with digits that belong to labels (InType3:), checked
+
+
+class LinuxNetstatS(CommandParser):
+    format = "netstat.linux_s"
+    command = "netstat -s"
+    version = "1"
+    priority = 40
+
+    def matches(self, lines: list[str]) -> bool:
+        titles = {ln.rstrip(": \t") for ln in lines if SECTION_RE.match(ln)}
+        return bool(titles & {"Ip", "Tcp", "Icmp", "Udp", "TcpExt"}) and any(
+            ln[:1] in " \t" and (VALUE_FIRST_RE.match(ln.strip()) or KEY_VALUE_RE.match(ln.strip())) for ln in lines
+        )
+
+    def parse_capture(self, cap: Capture) -> list[Counter]:
+        counters: list[Counter] = []
+        section: str | None = None
+        subtitle: str | None = None
+        subtitle_indent = 0
+        for i, raw in enumerate(cap.lines):
+            if is_noise(raw):
+                continue
+            if raw[0] not in " \t":
+                m = SECTION_RE.match(raw)
+                if not m:
+                    raise CaptureError(
+                        f"expected a section title such as 'Tcp:' at column 0, found {raw.strip()[:80]!r}",
+                        cap.line_no(i),
+                    )
+                section, subtitle = m[1], None
+                continue
+            if section is None:
+                raise CaptureError("counter line before the first section title (e.g. 'Ip:')", cap.line_no(i))
+            line = raw.strip()
+            indent = len(raw) - len(raw.lstrip())
+            if subtitle is not None and indent <= subtitle_indent:
+                subtitle = None  # a histogram's lines are indented deeper than its title
+            counter = self._counter(i, section, subtitle, line)
+            if counter is None:
+                m = SUBTITLE_RE.match(line)
+                if m and not any(ch.isdigit() for ch in line):
+                    subtitle, subtitle_indent = m[1], indent
+                    continue
+                raise CaptureError(
+                    f"in section {section}: expected '<number> <text>', '<Name>: <number>' or a sub-title "
+                    f"ending in ':', found {line[:80]!r}",
+                    cap.line_no(i),
+                )
+            counters.append(counter)
+        _require_tcp(cap, counters)
+        return counters
+
+    def _counter(self, i: int, section: str, subtitle: str | None, line: str) -> Counter | None:
+        found = _value_match(line)
+        if found is None:
+            return None
+        value, text, _ = found
+        label = f"{subtitle}: {text}" if subtitle else text
+        mib = MIB_BY_TEXT.get(section, {}).get(label)
+        if mib is None:
+            # 'Name: value' is how net-tools prints a counter it has no text for: Name is the MIB name
+            mib = text[:-3] if text.endswith(": #") and " " not in text[:-3] else text.replace("#", " ")
+        name = f"{section.lower()}_{snake(mib)}"
+        kind = "gauge" if name in GAUGES else "counter"
+        return Counter(i, section, None, label, name, float(value), None, _unit(name), kind)
+
+    def fast_load(self, cap: Capture, sink: CounterSink) -> int | None:
+        """A capture whose text without digits was seen before reuses that capture's layout: only the
+        numbers are read, by token position. Labels holding digits (InType3) are compared too."""
+        shapes = sink.cache.get(self.format)
+        if not shapes:
+            return None
+        raw = cap.text.encode()
+        shape = shapes.get(raw.translate(None, DIGITS_BYTES))
+        if shape is None:
+            return None
+        tokens = raw.split()
+        if len(tokens) != shape.n_tokens or any(tokens[i] != token for i, token in shape.label_tokens):
+            return None
+        return sink.add(cap, self.command, self.format, shape.layout, shape.values_of(tokens), digits=True)
+
+    def load_capture(self, cap: Capture, sink: CounterSink) -> int:
+        counters = self.parse_capture(cap)
+        if not counters:
+            raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
+        require_time_and_host(cap)
+        layout = sink.layout(counters)
+        raw = cap.text.encode()
+        shape = _shape(cap, counters, layout, raw.split())
+        if shape is not None:
+            sink.cache.setdefault(self.format, {})[raw.translate(None, DIGITS_BYTES)] = shape
+        return sink.add(cap, self.command, self.format, layout, [c.value for c in counters])
+
+
+def _require_tcp(cap: Capture, counters: list[Counter]) -> None:
+    """A capture without its Tcp section, or with one cut short, would make wrong TCP rates."""
+    if not counters:
+        return
+    tcp = {c.name for c in counters if c.section == "Tcp"}
+    missing = [m for m in ALWAYS_PRINTED_TCP if f"tcp_{snake(m)}" not in tcp]
+    if missing:
+        last = max(c.offset for c in counters)
+        what = "no 'Tcp:' section" if not tcp else f"the Tcp section lacks {', '.join(missing)}"
+        raise CaptureError(f"{what}: truncated capture (netstat -s prints all of them)", cap.line_no(last))
+
+
+def _value_match(line: str) -> tuple[str, str, int] | None:
+    """(value, text with the value as '#', the value's position in the line) for a counter line."""
+    m = VALUE_FIRST_RE.match(line)
+    if m:
+        return m[1], f"# {m[2]}", m.start(1)
+    m = KEY_VALUE_RE.match(line)
+    if m:
+        return m[2], f"{m[1]}: #", m.start(2)
+    m = VALUE_INSIDE_RE.match(line)
+    if m:
+        return m[2], f"{m[1]} # {m[3]}", m.start(2)
+    return None
+
+
+def _shape(cap: Capture, counters: list[Counter], layout: Layout, tokens: list[bytes]) -> CachedShape | None:
+    """Where each counter's value sits among the text's tokens; None when that is not certain."""
+    at_line = {c.offset: c for c in counters}
+    value_tokens: list[int] = []
+    label_tokens: list[tuple[int, bytes]] = []
+    first = 0
+    for i, line in enumerate(cap.lines):
+        stripped = line.strip()
+        words = stripped.split()
+        counter = at_line.get(i)
+        value_at = first + len(stripped[: _value_match(stripped)[2]].split()) if counter is not None else -1
+        if counter is not None:
+            value_tokens.append(value_at)
+        label_tokens += [(first + k, w.encode()) for k, w in enumerate(words)
+                         if first + k != value_at and any(ch.isdigit() for ch in w)]
+        first += len(words)
+    if first != len(tokens) or any(float(tokens[t]) != c.value for t, c in zip(value_tokens, counters)):
+        return None
+    return CachedShape(layout, len(tokens), value_tokens, label_tokens)
+
+
+PARSER = LinuxNetstatS()

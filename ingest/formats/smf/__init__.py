@@ -1,0 +1,8 @@
+"""z/OS SMF records (binary, as unloaded by IFASMFDL and transferred in binary).
+
+Modules, one concern each: ``records`` (RDW/BDW/SDW framing, VB/VBS detection, spanned-record
+reassembly), ``ebcdic`` (code pages), ``fields`` (vectorised field decoding over many records),
+``headers`` (standard header, self-defining triplets), ``smf70`` / ``smf30`` / ``smf119`` (the record
+types we decode), ``parser`` (the ``PARSER`` object, format ``smf.binary``). The raw tables they
+write are described in ``docs/smf_raw_contract.md``.
+"""

@@ -1,0 +1,278 @@
+"""SMF type 70 subtype 1 (RMF CPU, PR/SM and ICF activity) -> four raw tables.
+
+Input: one 70.1 record per RMF interval (type70_1.md). Header, then 9 triplets from offset 28
+(product, CPU control, CPU data, ASID, partition, logical processor, CPU-identification, core,
+tenant), bounded by SMF70TRN. The start of a record with two logical CPs (fixture 1 of
+``formats/smf/README.md``)::
+
+    0000  02A00000 DF460038 4E100124 075FE2E8   LL=672, FLG X'DF', type 70, 10:15:00.00, 2024 day 075
+    0010  E2C1D9D4 C6400001 00090000 00000064   SID 'SYSA', 'RMF ', subtype 1, TRN 9, product at 100 ...
+    0020  00680001 000000CC 00180001 000000E4   ... length 104 x1; control at 204, 24 x1; CPU data at 228 ...
+    0060  00000000 025FD9D4 C6404040 40400100   product: RMF version 25, 'RMF', interval start 10:00:00
+    0070  000F0124 075F1500 000F0000 00000384   ... 2024-03-15, interval 15:00.000, 900 samples
+    00E0  40404040 00000202 FBF00000 00000900   CPU 0: wait 540 s (TOD units), CPU id 0, flags X'09'
+
+Output (units and column meanings in docs/smf_raw_contract.md):
+
+* ``smf70_cpu_control`` - one row per record: product section (interval start/length, RMF cycle,
+  z/OS level, PR/SM partition number of this image, GMT offset, sysplex/system name) and CPU control
+  section (machine type, physical CPUs, capacity, zIIPs/zAAPs online).
+* ``smf70_cpu`` - one row per CPU data section: a logical CPU of this z/OS image (wait time, parked
+  time, I/O interrupts, TCB/SRB dispatches).
+* ``smf70_partition`` - one row per PR/SM partition section (all partitions of the CPC, plus
+  ``PHYSICAL``).
+* ``smf70_logical_processor`` - one row per PR/SM logical processor section (dispatch, effective
+  dispatch and online time in µs), with its partition and CPU type resolved from the record:
+  a partition owns sections SMF70BDS .. SMF70BDS + SMF70BDN - 1; SMF70CIX (1-based, 0 = unknown)
+  names a CPU-identification section (``CP``, ``IIP`` ...).
+
+Formulas (MVS busy, LPAR busy, physical share) are dbt's job, not the decoder's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from ingest.formats.smf.fields import Sections, decode_fields, int_array, packed_date, packed_int, ts_array
+from ingest.formats.smf.headers import (
+    Decoded,
+    Header,
+    common_columns,
+    expand,
+    first_instance,
+    read_triplets,
+    triplet_problems,
+    whole_records,
+)
+from ingest.formats.smf.records import RecordBatch
+
+RECORD_TYPE, SUBTYPE = 70, 1
+TABLE_CONTROL = "smf70_cpu_control"
+TABLE_CPU = "smf70_cpu"
+TABLE_PARTITION = "smf70_partition"
+TABLE_LOGICAL_PROCESSOR = "smf70_logical_processor"
+
+# triplet order of subtype 1, from offset 28, 8 bytes each; only the first SMF70TRN exist
+TRIPLETS = ["SMF70PRS", "SMF70CCS", "SMF70CPS", "SMF70ASS", "SMF70BCS", "SMF70BVS", "SMF70CNS", "SMF70COS", "SMF70TNS"]
+FIRST_TRIPLET = 28
+
+PRODUCT = [  # RMF product section (SMF70PRS)
+    ("rmf_version", 0, 2, "packed"),  # SMF70MFV
+    ("product_name", 2, 8, "text"),  # SMF70PRD
+    ("sample_count", 24, 4, "int"),  # SMF70SAM
+    ("rmf_flags", 30, 2, "int"),  # SMF70FLA
+    ("zos_level", 40, 8, "text"),  # SMF70MVS
+    ("processor_complex_type", 48, 1, "int"),  # SMF70IML
+    ("processor_flags", 49, 1, "int"),  # SMF70PRF
+    ("partition_number", 50, 1, "int"),  # SMF70PTN
+    ("smf_record_level", 51, 1, "int"),  # SMF70SRL
+    ("reassembly_area_count", 74, 2, "int"),  # SMF70RAN: > 0 for one of several "broken" RMF records
+    ("sync_s", 78, 2, "int"),  # SMF70SYN
+    ("sysplex_name", 88, 8, "text"),  # SMF70XNM
+    ("system_name", 96, 8, "text"),  # SMF70SNM
+]
+
+CONTROL = [  # CPU control section (SMF70CCS)
+    ("machine_type", 0, 2, "hex"),  # SMF70MOD, e.g. '8561'
+    ("cpu_version", 2, 1, "int"),  # SMF70VER
+    ("physical_cpus", 3, 1, "int"),  # SMF70BNP
+    ("prsm_flags", 4, 1, "int"),  # SMF70INB
+    ("cpu_flags", 5, 1, "int"),  # SMF70STF
+    ("dispatch_interval_ms", 6, 2, "int"),  # SMF70GTS, 0 = dynamic
+    ("model_capacity_id", 8, 16, "text"),  # SMF70MDL
+    ("diagnose_samples", 24, 2, "int"),  # SMF70DSA
+    ("zaaps_online", 26, 2, "int"),  # SMF70IFA
+    ("cpu_adjustment_factor", 28, 4, "int"),  # SMF70CPA
+    ("capacity_msu_per_h", 32, 4, "int"),  # SMF70WLA
+    ("long_term_avg_msu_per_h", 36, 4, "int"),  # SMF70LAC
+    ("hardware_model", 48, 16, "text"),  # SMF70HWM
+    ("ziips_online", 64, 2, "int"),  # SMF70SUP
+    ("cpc_serial", 78, 16, "text"),  # SMF70CSC
+    ("hiperdispatch_flags", 94, 1, "int"),  # SMF70HHF
+]
+
+CPU = [  # CPU data section (SMF70CPS), one per logical CPU of this image
+    ("cpu_wait_us", 0, 8, "tod_us"),  # SMF70WAT, TOD units
+    ("cpu_id", 8, 2, "int"),  # SMF70CID
+    ("config_flags", 10, 1, "int"),  # SMF70CNF: X'08' complete interval, X'01' online at end
+    ("cpu_serial", 12, 3, "hex"),  # SMF70SER: "packed" but really 6 hex digits
+    ("cpu_type_code", 15, 1, "int"),  # SMF70TYP: 0 CP, 1 zAAP, 2 zIIP
+    ("io_slih_count", 16, 4, "int"),  # SMF70SLH
+    ("io_tpi_count", 20, 4, "int"),  # SMF70TPI
+    ("cpu_parked_us", 32, 8, "tod_us"),  # SMF70PAT, TOD units
+    ("tcb_dispatch_count", 40, 8, "int"),  # SMF70TCB
+    ("srb_dispatch_count", 48, 8, "int"),  # SMF70SRB
+    ("io_count", 56, 8, "int"),  # SMF70NIO
+    ("sigp_count", 64, 8, "int"),  # SMF70SIG
+    ("wait_dispatch_count", 72, 8, "int"),  # SMF70WTD
+    ("warning_track_issued_count", 80, 4, "int"),  # SMF70WTS
+    ("warning_track_used_count", 84, 4, "int"),  # SMF70WTU
+    ("warning_track_yield_ms", 88, 4, "int"),  # SMF70WTI
+]
+
+PARTITION = [  # PR/SM partition data section (SMF70BCS)
+    ("partition_name", 0, 8, "text"),  # SMF70LPM ('PHYSICAL' = unattributed time)
+    ("partition_number", 8, 1, "int"),  # SMF70LPN
+    ("partition_flags", 9, 1, "int"),  # SMF70PFG
+    ("logical_cpu_count", 10, 2, "int"),  # SMF70BDN = number of its logical processor sections
+    ("first_lp_index", 12, 4, "int"),  # SMF70BDS
+    ("active_lp_accum", 16, 4, "int"),  # SMF70BDA
+    ("cluster_name", 20, 8, "text"),  # SMF70SPN
+    ("system_name", 28, 8, "text"),  # SMF70STN
+    ("central_storage_mb", 40, 4, "int"),  # SMF70CSF
+    ("expanded_storage_mb", 48, 4, "int"),  # SMF70ESF
+    ("defined_capacity_msu_per_h", 52, 4, "int"),  # SMF70MSU
+    ("partition_flags2", 56, 2, "int"),  # SMF70PFL
+    ("user_partition_id", 58, 1, "int"),  # SMF70UPI
+    ("max_thread_id", 59, 1, "int"),  # SMF70MTID
+    ("capacity_group_name", 60, 8, "text"),  # SMF70GNM
+    ("group_max_msu_per_h", 68, 4, "int"),  # SMF70GMU
+    ("hardware_group_name", 72, 8, "text"),  # SMF70HWGR_NAME
+    ("boost_flags", 80, 1, "int"),  # SMF70_BOOSTINFO
+]
+
+LOGICAL_PROCESSOR = [  # PR/SM logical processor data section (SMF70BVS)
+    ("dispatch_us", 0, 8, "int"),  # SMF70PDT, microseconds
+    ("lp_address", 8, 2, "int"),  # SMF70VPA (= SMF70CID of this image's CPUs)
+    ("weight", 10, 2, "int"),  # SMF70BPS, 65535 = dedicated
+    ("lp_flags", 12, 1, "int"),  # SMF70VPF: X'80' wait completion
+    ("polarization_flags", 13, 1, "int"),  # SMF70POF: X'C0' mask 00 horizontal, 01 low, 10 medium, 11 high
+    ("cpu_type_index", 14, 2, "int"),  # SMF70CIX, 0 = no information
+    ("effective_dispatch_us", 16, 8, "int"),  # SMF70EDT, microseconds
+    ("actual_share_accum", 24, 4, "int"),  # SMF70ACS
+    ("min_share", 28, 2, "int"),  # SMF70MIS
+    ("max_share", 30, 2, "int"),  # SMF70MAS
+    ("samples_near_min", 32, 4, "int"),  # SMF70NSI
+    ("samples_near_max", 36, 4, "int"),  # SMF70NSA
+    ("online_us", 40, 8, "int"),  # SMF70ONT, microseconds
+    ("wait_state_us", 48, 8, "int"),  # SMF70WST, valid only with SMF70PFG X'04'
+    ("pricing_weight_adjustment", 56, 4, "signed"),  # SMF70PMA
+    ("capping_considered_samples", 60, 4, "int"),  # SMF70NSW
+    ("polarization_weight", 64, 4, "int"),  # SMF70POW
+    ("capped_samples", 68, 4, "int"),  # SMF70NCA
+    ("hw_cap_limit", 72, 4, "int"),  # SMF70HW_CAP_LIMIT
+    ("hw_group_cap_limit", 76, 4, "int"),  # SMF70HWGR_CAP_LIMIT
+    ("mt_idle_us", 80, 8, "int"),  # SMF70MTIT, microseconds
+]
+
+
+def _interval(product: Sections) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Interval start (SMF70DAT + SMF70IST ``0hhmmssF``), length (SMF70INT ``mmsstttF``) in µs, and validity."""
+    date_m, date_present = product.matrix(14, 4)
+    days, date_ok, _ = packed_date(date_m)
+    ist_m, ist_present = product.matrix(10, 4)
+    hhmmss, ist_ok = packed_int(ist_m)
+    h, m, s = hhmmss // 10000, hhmmss // 100 % 100, hhmmss % 100
+    start_ok = date_present & date_ok & ist_present & ist_ok & (h < 24) & (m < 60) & (s < 60)
+    start = days.astype("datetime64[us]") + (h * 3600 + m * 60 + s) * 1_000_000
+    int_m, int_present = product.matrix(18, 4)
+    mmsssttt, int_ok = packed_int(int_m)
+    minutes, seconds, millis = mmsssttt // 100000, mmsssttt // 1000 % 100, mmsssttt % 1000
+    interval_us = (minutes * 60_000 + seconds * 1000 + millis) * 1000
+    return start, start_ok, interval_us, int_present & int_ok & (seconds < 60)
+
+
+def _lookup(rec: np.ndarray, inst: np.ndarray, want_rec: np.ndarray, want_inst: np.ndarray) -> np.ndarray:
+    """Index of the row with (rec, inst) == (want_rec, want_inst), or -1: joins sections of the same record."""
+    if len(rec) == 0:
+        return np.full(len(want_rec), -1, dtype=np.int64)
+    keys = rec * (1 << 32) + inst
+    order = np.argsort(keys, kind="stable")
+    wanted = want_rec * (1 << 32) + want_inst
+    pos = np.clip(np.searchsorted(keys[order], wanted), 0, len(keys) - 1)
+    return np.where(keys[order][pos] == wanted, order[pos], -1)
+
+
+def _owner(part: Sections, first: np.ndarray, count: np.ndarray, lps: Sections) -> np.ndarray:
+    """For each logical processor section, the partition row whose SMF70BDS/SMF70BDN range covers it, or -1."""
+    covered_rec = np.repeat(part.rec, count)
+    group_start = np.repeat(np.cumsum(count) - count, count)
+    covered_inst = np.repeat(first, count) + np.arange(len(covered_rec)) - group_start
+    owner = np.repeat(np.arange(len(part)), count)
+    hit = _lookup(covered_rec, covered_inst, lps.rec, lps.inst)
+    return np.where(hit >= 0, owner[np.maximum(hit, 0)] if len(owner) else -1, -1)
+
+
+def _take(values: pa.Array, index: np.ndarray) -> pa.Array:
+    """values[index] with NULL where index is -1."""
+    missing = index < 0
+    return values.take(pa.array(np.where(missing, 0, index), mask=missing, type=pa.int64()))
+
+
+def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
+    whole = whole_records(batch).take(rows)
+    trn, _ = whole.uint(24, 2)
+    triplets = read_triplets(whole, [(name, FIRST_TRIPLET + 8 * k) for k, name in enumerate(TRIPLETS)], trn)
+    problems = triplet_problems(batch, rows, triplets, FIRST_TRIPLET)
+    prs, ccs, cps, _ass, bcs, bvs, cns = triplets[:7]
+    product = first_instance(batch, rows, prs)
+    start, start_ok, interval_us, interval_ok = _interval(product)
+    for i in range(len(rows)):
+        if problems[i] is None and not prs.exists[i]:
+            problems[i] = "record has no RMF product section (triplet SMF70PRS at record offset 28 is zero): no interval"
+        elif problems[i] is None and not (start_ok[i] and interval_ok[i]):
+            at = prs.offset[i]
+            problems[i] = (f"RMF product section at record offset {at}: interval start SMF70DAT/SMF70IST (offsets {at + 14}/{at + 10}) "
+                           f"or length SMF70INT (offset {at + 18}) is not valid packed decimal")
+    good = np.array([p is None for p in problems], dtype=bool)
+    rejects = [(int(rows[i]), problems[i]) for i in np.flatnonzero(~good)]
+    keep = np.flatnonzero(good)
+    rows, start, interval_us = rows[keep], start[keep], interval_us[keep]
+    prs, ccs, cps, bcs, bvs, cns = (t.take(keep) for t in (prs, ccs, cps, bcs, bvs, cns))
+    n = len(rows)
+    # per-record values the section tables repeat so each row carries its own natural key
+    by_record = np.full(len(batch), -1, dtype=np.int64)
+    by_record[rows] = np.arange(n)
+    ones = np.ones(n, dtype=bool)
+
+    product = first_instance(batch, rows, prs)
+    lgo, lgo_present = product.matrix(60, 8)  # signed STCK units: local minus GMT
+    cycle_m, cycle_present = product.matrix(36, 4)  # SMF70CYC 000ttttF, milliseconds
+    cycle_ms, cycle_ok = packed_int(cycle_m)
+    control = {
+        **common_columns(batch, header, rows),
+        "subsystem_id": header.ssi.take(pa.array(rows)),
+        "interval_start": ts_array(start, ones),
+        "interval_us": pa.array(interval_us, pa.int64()),
+        "cycle_us": int_array(cycle_ms * 1000, cycle_present & cycle_ok),
+        "utc_offset_us": int_array(np.ascontiguousarray(lgo).view(">i8")[:, 0].astype(np.int64) >> 12, lgo_present),
+        **decode_fields(product, PRODUCT),
+        **decode_fields(first_instance(batch, rows, ccs), CONTROL),
+        "cpu_section_count": pa.array(cps.number, pa.int64()),
+        "partition_section_count": pa.array(bcs.number, pa.int64()),
+        "lp_section_count": pa.array(bvs.number, pa.int64()),
+    }
+
+    def section_table(sections: Sections, spec) -> dict[str, pa.Array]:
+        owner = by_record[sections.rec]
+        return {
+            **common_columns(batch, header, sections.rec),
+            "interval_start": ts_array(start[owner], np.ones(len(owner), dtype=bool)),
+            "section_index": pa.array(sections.inst, pa.int64()),
+            **decode_fields(sections, spec),
+        }
+
+    cpus = expand(batch, rows, cps)
+    partitions = expand(batch, rows, bcs)
+    lps = expand(batch, rows, bvs)
+    cpu_ids = expand(batch, rows, cns)
+    lp_columns = section_table(lps, LOGICAL_PROCESSOR)
+    # a damaged SMF70BDN must not unfold into more sections than the record has
+    first_lp, _ = partitions.uint(12, 4)
+    lp_count = np.minimum(partitions.uint(10, 2)[0], bvs.number[by_record[partitions.rec]])
+    part_of_lp = _owner(partitions, first_lp, lp_count, lps)
+    lp_columns["partition_name"] = _take(partitions.text_col(0, 8), part_of_lp)
+    lp_columns["partition_number"] = _take(partitions.int_col(8, 1), part_of_lp)
+    cix, _ = lps.uint(14, 2)  # 1-based; 0 = no CPU-identification information
+    type_of_lp = np.where(cix > 0, _lookup(cpu_ids.rec, cpu_ids.inst, lps.rec, cix - 1), -1)
+    lp_columns["cpu_type_name"] = _take(cpu_ids.text_col(0, 16), type_of_lp)  # SMF70CIN: CP, IIP, ICF, IFL, AAP
+    lp_columns["cpu_type_physical_count"] = _take(cpu_ids.int_col(16, 2), type_of_lp)  # SMF70CTN
+
+    tables = {
+        TABLE_CONTROL: pa.table(control),
+        TABLE_CPU: pa.table(section_table(cpus, CPU)),
+        TABLE_PARTITION: pa.table(section_table(partitions, PARTITION)),
+        TABLE_LOGICAL_PROCESSOR: pa.table(lp_columns),
+    }
+    return Decoded(tables, rejects, n)

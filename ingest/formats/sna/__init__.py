@@ -1,0 +1,1 @@
+"""SNA subsystem outputs: CS/AIX snaadmin queries."""

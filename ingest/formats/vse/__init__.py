@@ -1,0 +1,1 @@
+"""TCP/IP for VSE console displays: QUERY STATS, QUERY ISTATS, QUERY IPSTATS."""

@@ -1,0 +1,1 @@
+"""VTAM operator displays: D NET,BFRUSE."""

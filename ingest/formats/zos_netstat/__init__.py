@@ -1,0 +1,1 @@
+"""z/OS and VM/MVS TCP/IP NETSTAT reports."""

@@ -1,0 +1,804 @@
+"""The load model behind ``perfdb generate measure``: one NonStop system measured hour by hour.
+
+What it models, and why each shape is there (seed 001, "How to set up a performance data base"):
+
+* MEASURE runs ``INTERVAL 1 HOURS`` around the clock and MEASCOM lists each hour with
+  ``LOADID DT<jd><hh>`` (Julian day of year, hour). Every record here covers exactly one clock hour,
+  00:00-01:00 ... 23:00-24:00, ``delta_time`` = 3 600 000 000 µs.
+* Load follows a daily curve whose three 8-hour shifts differ (online peak in shift 1, 08-16; tail-off
+  in shift 2; a nightly batch bump in shift 3), a weekday/weekend pattern, month-on-month growth and
+  day-to-day noise. A few CPUs carry more than their share (busy processes placed on them), so they
+  cross the 70 % BUSY threshold and queue, swap and spread the way Figure 1 of the article shows.
+* Counters are in raw contract units (``docs/measure_raw_contract.md``): busy µs = busy fraction x
+  delta_time; queue µs·items = average queue length x delta_time; counts are per-interval counts.
+  The entities agree with each other: a CPU's busy time is its processes' busy time plus system
+  overhead; a server's messages sent are the logical I/Os of its FILE records; its THROUGHPUT user
+  counter equals the messages it received; CPU disc I/Os are the physical I/Os of the discs whose
+  disc process runs on it.
+
+Randomness is a numpy ``Generator`` seeded by (seed, system name, calendar day), so a day's data does
+not depend on which other days are generated, and the same seed always gives the same values.
+The model yields plain record dicts keyed by the contract column names (timestamps as ``datetime``);
+the form writers (CSV, binary structured records, MEASCOM text) turn them into files.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import numpy as np
+
+HOUR_US = 3_600_000_000
+
+# Relative online demand per clock hour (peak = 1.0): logon ramp at 07-09, two peaks around 10-11 and
+# 14-15 with a lunch dip, evening tail-off, night floor.
+ONLINE_PROFILE = np.array(
+    [0.10, 0.08, 0.07, 0.07, 0.08, 0.12, 0.22, 0.45, 0.75, 0.92, 1.00, 0.97,
+     0.80, 0.88, 0.98, 0.95, 0.82, 0.62, 0.48, 0.40, 0.33, 0.26, 0.19, 0.14]
+)
+# Nightly batch window (reports, backups) in shift 3, with an early start in the late evening.
+BATCH_PROFILE = np.array(
+    [0.75, 0.95, 1.00, 1.00, 0.85, 0.55, 0.25, 0.08, 0.05, 0.05, 0.05, 0.05,
+     0.05, 0.05, 0.05, 0.05, 0.05, 0.08, 0.10, 0.12, 0.15, 0.25, 0.40, 0.55]
+)
+# System processes (disc processes, line handlers, PATHMON) never go fully quiet.
+SYSTEM_PROFILE = 0.35 + 0.65 * ONLINE_PROFILE
+REFERENCE_HOUR = 10  # the weekday peak hour the CPU targets are set at
+
+WEEKDAY_FACTOR = np.array([1.00, 1.03, 1.04, 1.01, 0.94, 0.42, 0.30])  # Monday .. Sunday
+DAYS_PER_MONTH = 30.44
+DAYS_CACHED = 8
+
+HEADER_COLUMNS = (
+    "system_name", "cpu_num", "loadid", "from_timestamp", "to_timestamp", "delta_time", "error", "os_version",
+)
+
+SYSTEM_LOAD = 0.04  # monitor, memory manager and other unmeasured system work, at the reference hour
+OTHER_OVERHEAD = 0.03  # share of busy time that is process creation and other OS work, besides interrupts
+
+# The entity columns each table gets after the header, exactly those of docs/measure_raw_contract.md.
+ENTITY_COLUMNS = {
+    "measure_cpu": (
+        "cpu_type", "memory_pages", "pcbs", "cpu_busy_time", "cpu_qtime", "cpu_qlen_max", "mem_qtime",
+        "mem_qlen_max", "dispatches", "swaps", "intr_busy_time", "process_ovhd", "send_busy_time", "disc_ios",
+        "cache_hits", "page_requests", "page_scans", "transactions", "response_time", "ending_free_mem",
+    ),
+    "measure_process": (
+        "pin", "process_name", "priority", "program_file_name", "userid", "cpu_busy_time", "ready_time",
+        "mem_qtime", "dispatches", "page_faults", "vsems", "recv_qtime", "recv_qlen_max", "messages_sent",
+        "messages_received", "sent_bytes", "received_bytes", "checkpoints", "file_open_calls",
+    ),
+    "measure_disc": (
+        "device_name", "pin", "logical_device", "device_type", "device_subtype", "request_qtime", "requests",
+        "reads", "writes", "input_bytes", "output_bytes", "swaps", "requests_blocked", "read_busy_time",
+        "write_busy_time", "seek_busy_time", "device_qbusy_time", "cache_hits", "cache_misses",
+    ),
+    "measure_line": (
+        "device_name", "pin", "logical_device", "device_type", "device_subtype", "read_busy_time",
+        "write_busy_time", "requests", "input_bytes", "output_bytes", "input_data_bytes", "output_data_bytes",
+        "reads", "writes", "retries", "transactions", "response_time",
+    ),
+    "measure_userdef": (
+        "pin", "process_name", "program_file_name", "priority", "name", "type", "index", "max_value",
+        "counter_value",
+    ),
+    "measure_file": (
+        "opener_cpu", "opener_pin", "file_name", "device_type", "file_busy_time", "reads", "writes",
+        "updates_or_replies", "deletes_or_writereads", "info_calls", "messages", "message_bytes",
+    ),
+    "measure_discopen": (
+        "opener_cpu", "opener_pin", "file_name", "driver_input_calls", "driver_output_calls", "cache_hits",
+        "cache_write_hits", "block_splits", "requests", "requests_blocked", "lockwait_time",
+    ),
+}
+TABLES = tuple(ENTITY_COLUMNS)
+
+# Guardian device types used here (FILE records): 2 = $RECEIVE, 3 = disc.
+DEVICE_TYPE_RECEIVE = 2
+DEVICE_TYPE_DISC = 3
+DISC_SUBTYPE = 36
+LINE_DEVICE_TYPE, LINE_SUBTYPE = 61, 63  # X.25 line as in the Expand manual's LINE example
+LINE_BYTES_PER_S = 128_000  # line speed: what turns output bytes into write-busy time
+BLOCK_BYTES = 4096
+
+USERDEF_QUEUE, USERDEF_ACCUM = 3, 1
+INSTRUMENTED_SUBVOL = "$PROGS.SERVER1"  # seed 001 Fig 3: ADD USERDEF $PROGS.SERVER1.*
+INSTRUMENTED_PROGRAMS = 3  # the first server programs live there and bump RESP-TIME and THROUGHPUT
+
+SERVER_PROGRAMS = ("ACCTSRV", "CUSTSRV", "ORDRSRV", "PAYSRV", "INVSRV", "AUDSRV", "RPTSRV", "MSGSRV")
+# Database files each server program opens: (file, share of its I/O, reads, writes, updates, deletes per I/O)
+SERVER_FILES = {
+    "ACCTSRV": (("ACCOUNT", 0.5, 0.6, 0.0, 0.4, 0.0), ("HISTORY", 0.3, 0.1, 0.9, 0.0, 0.0), ("PROFILE", 0.2, 1.0, 0, 0, 0)),
+    "CUSTSRV": (("CUSTOMER", 0.6, 0.85, 0.05, 0.1, 0.0), ("PROFILE", 0.4, 1.0, 0, 0, 0)),
+    "ORDRSRV": (("ORDERS", 0.5, 0.5, 0.3, 0.15, 0.05), ("ITEMDATA", 0.3, 0.9, 0.0, 0.1, 0.0), ("ITEMDESC", 0.2, 1.0, 0, 0, 0)),
+    "PAYSRV": (("ACCOUNT", 0.5, 0.5, 0.0, 0.5, 0.0), ("HISTORY", 0.5, 0.0, 1.0, 0.0, 0.0)),
+    "INVSRV": (("ITEMDATA", 0.6, 0.7, 0.0, 0.3, 0.0), ("READY", 0.4, 0.4, 0.3, 0.0, 0.3)),
+    "AUDSRV": (("AUDITLOG", 1.0, 0.0, 1.0, 0.0, 0.0),),
+    "RPTSRV": (("HISTORY", 0.7, 1.0, 0, 0, 0), ("CUSTOMER", 0.3, 1.0, 0, 0, 0)),
+    "MSGSRV": (("SESSION", 0.6, 0.6, 0.2, 0.2, 0.0), ("FOLDER", 0.4, 0.7, 0.25, 0.0, 0.05)),
+}
+ALTKEY_FILES = {"ORDERS": "ORDERS0", "READY": "READY0"}  # alternate-key files: physical I/O only (DISCOPEN)
+BATCH_PROGRAMS = (("$SYSTEM.PRODOBJ.BATCH01", 185), ("$SYSTEM.PRODOBJ.ACTREPT", 185), ("$SYSTEM.SYSTEM.QP", 190))
+UTILITY_PROGRAMS = (
+    ("$SYSTEM.SYSTEM.TACL", 148, True),
+    ("$SYSTEM.SYS01.FUP", 148, False),
+    ("$SYSTEM.SYSTEM.CSPOOL", 145, True),
+    ("$SYSTEM.SYSTEM.ENFORM", 140, False),
+)
+
+
+def julian_day_loadid(day: dt.date, hour: int) -> str:
+    """``DT<ddd><hh>``: day of year and hour, as the nightly MEASCOM LIST commands tag each hour."""
+    return f"DT{day.timetuple().tm_yday:03d}{hour:02d}"
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    """What one generated system looks like; every field has a CLI flag in ``perfdb generate measure``."""
+
+    name: str
+    cpus: int
+    start: dt.date
+    days: int
+    processes: int = 40
+    discs: int = 6
+    lines: int = 2
+    seed: int = 1
+    os_version: str = "G06"
+    growth_per_month: float = 0.05
+    saturated_cpus: int | None = None  # default: one per 8 CPUs
+    file_openers: int = 6  # server processes whose FILE and DISCOPEN entities are measured
+
+    def __post_init__(self):
+        name = self.name if self.name.startswith("\\") else "\\" + self.name
+        object.__setattr__(self, "name", name.upper())
+        problems = []
+        if not (2 <= len(self.name) <= 8) or not self.name[1:].isalnum() or not self.name[1].isalpha():
+            problems.append(f"system name {self.name!r}: expected a backslash and 1-7 letters/digits, first a letter")
+        if not 1 <= self.cpus <= 16:
+            problems.append(f"cpus {self.cpus}: a NonStop system has 1 to 16 processors")
+        if self.days < 1:
+            problems.append(f"days {self.days}: expected at least 1")
+        if self.processes < 4:
+            problems.append(f"processes {self.processes}: expected at least 4")
+        if not 1 <= self.discs <= 999:
+            problems.append(f"discs {self.discs}: expected 1 to 999")
+        if not 0 <= self.lines <= 99:
+            problems.append(f"lines {self.lines}: expected 0 to 99")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    @property
+    def short_name(self) -> str:
+        return self.name.lstrip("\\")
+
+    def dates(self) -> list[dt.date]:
+        return [self.start + dt.timedelta(days=i) for i in range(self.days)]
+
+
+@dataclass
+class Processes:
+    """Static process inventory of a system (one entry per process, parallel arrays)."""
+
+    cpu: np.ndarray
+    pin: np.ndarray
+    name: list
+    program: list[str]
+    priority: np.ndarray
+    userid: list[str]
+    kind: list[str]  # server, tcp, pathmon, batch, utility, dp2, lh
+    base: np.ndarray  # demand (fraction of one CPU) at the reference hour, before growth and noise
+    profile: np.ndarray  # (24, P) hourly shape
+    cpu_per_trans: np.ndarray  # seconds of CPU per transaction (servers) / per request
+    io_per_trans: np.ndarray  # file-system messages sent per transaction
+    io_wait_s: np.ndarray  # how long one of those messages keeps the server waiting
+    msg_bytes: np.ndarray
+    wait_factor: np.ndarray  # how much ready-list time a process sees per unit of CPU queue
+    recv_factor: np.ndarray
+    vsem_rate: np.ndarray  # semaphore waits per CPU-busy second
+    disc_index: np.ndarray  # dp2: which disc it serves, else -1
+    line_index: np.ndarray  # lh: which line it serves, else -1
+
+
+@dataclass
+class Inventory:
+    cpu_target: np.ndarray  # weekday peak-hour busy fraction each CPU is built to reach at the start
+    saturated: np.ndarray  # bool per CPU
+    intr_frac: np.ndarray
+    memory_pages: int
+    pcbs: int
+    procs: Processes
+    disc_names: list[str]
+    disc_cpu: np.ndarray
+    disc_pin: np.ndarray
+    disc_rate: np.ndarray  # requests per second at the reference hour
+    disc_read_frac: np.ndarray
+    disc_hit_ratio: np.ndarray
+    disc_read_ms: np.ndarray
+    disc_write_ms: np.ndarray
+    line_names: list[str]
+    line_cpu: np.ndarray
+    line_pin: np.ndarray
+    line_rate: np.ndarray  # reads per second at the reference hour
+    line_in_bytes: np.ndarray
+    line_out_bytes: np.ndarray
+    userdef_procs: np.ndarray  # indexes of processes running $PROGS.SERVER1 programs
+    file_opens: list = field(default_factory=list)  # (proc index, file name, disc index, weights...)
+
+
+def _system_key(name: str) -> int:
+    return zlib.crc32(name.encode("ascii"))
+
+
+def _empty(table: str) -> dict[str, list]:
+    return {c: [] for c in (*HEADER_COLUMNS, *ENTITY_COLUMNS[table])}
+
+
+def _soft_cap(demand: np.ndarray, knee: float = 0.9, ceiling: float = 0.99) -> np.ndarray:
+    """Busy fraction from demand: linear below the knee, then bending towards the ceiling (work waits)."""
+    room = ceiling - knee
+    over = np.maximum(demand - knee, 0.0)
+    return np.where(demand <= knee, demand, knee + room * (1.0 - np.exp(-over / room)))
+
+
+class MeasureModel:
+    """Generates the hourly MEASURE records of one system, a day at a time."""
+
+    def __init__(self, spec: SystemSpec):
+        self.spec = spec
+        self._key = _system_key(spec.name)
+        self.inv = self._inventory(np.random.default_rng([spec.seed, self._key, 0]))
+        # the last few days, so that writing a week in several forms computes each day once
+        self._days: OrderedDict[dt.date, dict[str, dict[str, list]]] = OrderedDict()
+
+    # -- static inventory ---------------------------------------------------------------------------
+
+    def _inventory(self, rng: np.random.Generator) -> Inventory:
+        s = self.spec
+        n_sat = s.saturated_cpus if s.saturated_cpus is not None else max(1, s.cpus // 8)
+        n_sat = min(n_sat, s.cpus)
+        # CPU 0 carries the operator and line traffic; saturation goes to other processors when there are any
+        candidates = np.arange(1, s.cpus) if s.cpus > 1 else np.arange(s.cpus)
+        saturated = np.zeros(s.cpus, bool)
+        saturated[rng.choice(candidates, size=min(n_sat, len(candidates)), replace=False)] = True
+        cpu_target = np.where(saturated, rng.uniform(0.80, 0.88, s.cpus), rng.uniform(0.36, 0.58, s.cpus))
+        intr_frac = rng.uniform(0.10, 0.16, s.cpus)
+        intr_frac[0] = 0.20
+
+        disc_names = ["$SYSTEM"] + [f"$DATA{i:02d}" for i in range(1, s.discs)]
+        disc_cpu = np.arange(s.discs) % s.cpus
+        line_names = [f"$X25L{i:02d}" for i in range(1, s.lines + 1)]
+        line_cpu = (np.arange(s.lines) * 3) % s.cpus
+        # I/O processes (disc processes, line handlers) get the low PINs of their CPU, started at system load
+        next_pin = dict.fromkeys(range(s.cpus), 4)
+        disc_pin, line_pin = np.zeros(s.discs, np.int64), np.zeros(s.lines, np.int64)
+        for pins, cpus in ((disc_pin, disc_cpu), (line_pin, line_cpu)):
+            for i, c in enumerate(cpus):
+                pins[i], next_pin[c] = next_pin[c], next_pin[c] + 2
+
+        procs = self._processes(rng, saturated, cpu_target, intr_frac, disc_names, disc_cpu, disc_pin,
+                                line_names, line_cpu, line_pin)
+        inv = Inventory(
+            cpu_target=cpu_target,
+            saturated=saturated,
+            intr_frac=intr_frac,
+            memory_pages=32_768,
+            pcbs=2_400,
+            procs=procs,
+            disc_names=disc_names,
+            disc_cpu=disc_cpu,
+            disc_pin=disc_pin,
+            disc_rate=np.where(np.arange(s.discs) == 0, rng.uniform(12, 25, s.discs), rng.uniform(15, 60, s.discs)),
+            disc_read_frac=rng.uniform(0.6, 0.8, s.discs),
+            disc_hit_ratio=rng.uniform(0.55, 0.92, s.discs),
+            disc_read_ms=rng.uniform(7.0, 12.0, s.discs),
+            disc_write_ms=rng.uniform(9.0, 15.0, s.discs),
+            line_names=line_names,
+            line_cpu=line_cpu,
+            line_pin=line_pin,
+            line_rate=rng.uniform(4.0, 14.0, s.lines),
+            line_in_bytes=rng.uniform(60, 100, s.lines),
+            line_out_bytes=rng.uniform(110, 160, s.lines),
+            userdef_procs=np.array(
+                [i for i, p in enumerate(procs.program) if p.startswith(INSTRUMENTED_SUBVOL + ".")], np.int64
+            ),
+        )
+        if s.discs > 1:  # one disc is busier than the rest: the one the threshold reports should point at
+            inv.disc_rate[1] = rng.uniform(70, 85)
+        inv.file_opens = self._file_opens(rng, procs)
+        return inv
+
+    def _processes(self, rng, saturated, cpu_target, intr_frac, disc_names, disc_cpu, disc_pin,
+                   line_names, line_cpu, line_pin) -> Processes:
+        s = self.spec
+        n_dp2 = min(s.discs, s.processes // 4)
+        n_lh = min(s.lines, s.processes // 10)
+        rest = s.processes - n_dp2 - n_lh
+        n_pathmon = 1
+        n_batch = min(len(BATCH_PROGRAMS), rest // 8)
+        n_tcp = max(1, rest // 8)
+        n_util = rest // 8
+        n_server = rest - n_pathmon - n_batch - n_tcp - n_util
+
+        rows: list[dict] = []
+        sat_cpus = np.flatnonzero(saturated)
+        for i in range(n_server):
+            prog = SERVER_PROGRAMS[i % len(SERVER_PROGRAMS)]
+            subvol = INSTRUMENTED_SUBVOL if (i % len(SERVER_PROGRAMS)) < INSTRUMENTED_PROGRAMS else "$PROGS.SERVER2"
+            rows.append(dict(kind="server", cpu=(i + 1) % s.cpus, name=f"$S{prog[:2]}{i // len(SERVER_PROGRAMS):02d}",
+                             program=f"{subvol}.{prog}", priority=160, userid="100,1"))
+        for i in range(n_tcp):
+            rows.append(dict(kind="tcp", cpu=(2 * i) % s.cpus, name=f"$TCP{i + 1}",
+                             program="$SYSTEM.SYSTEM.PATHTCP2", priority=170, userid="255,255"))
+        rows.append(dict(kind="pathmon", cpu=0, name="$PM", program="$SYSTEM.SYSTEM.PATHMON",
+                         priority=180, userid="255,255"))
+        for i in range(n_batch):
+            program, pri = BATCH_PROGRAMS[i]
+            cpu = int(sat_cpus[i % len(sat_cpus)]) if len(sat_cpus) else i % s.cpus
+            rows.append(dict(kind="batch", cpu=cpu, name=f"$B{i + 1:02d}" if i < 2 else None,
+                             program=program, priority=pri, userid="100,2"))
+        for i in range(n_util):
+            program, pri, named = UTILITY_PROGRAMS[i % len(UTILITY_PROGRAMS)]
+            rows.append(dict(kind="utility", cpu=int(rng.integers(s.cpus)), name=f"$U{i + 1:03d}" if named else None,
+                             program=program, priority=pri, userid="255,255"))
+        for d in range(n_dp2):
+            rows.append(dict(kind="dp2", cpu=int(disc_cpu[d]), pin=int(disc_pin[d]), name=disc_names[d],
+                             program="$SYSTEM.SYS01.OSIMAGE", priority=220, userid="255,255", disc=d))
+        for ln in range(n_lh):
+            rows.append(dict(kind="lh", cpu=int(line_cpu[ln]), pin=int(line_pin[ln]), name=line_names[ln],
+                             program="$SYSTEM.SYS01.LHOBJ", priority=199, userid="255,255", line=ln))
+
+        n = len(rows)
+        kind = [r["kind"] for r in rows]
+        cpu = np.array([r["cpu"] for r in rows], np.int64)
+        # everything else gets PINs upwards from 30 on its CPU, with gaps where processes came and went
+        pin = np.zeros(n, np.int64)
+        next_pin = dict.fromkeys(range(s.cpus), 30)
+        for i, r in enumerate(rows):
+            if "pin" in r:
+                pin[i] = r["pin"]
+            else:
+                pin[i] = next_pin[cpu[i]]
+                next_pin[cpu[i]] += int(rng.integers(1, 4))
+
+        is_batch = np.array([k == "batch" for k in kind])
+        profile = np.empty((24, n))
+        for i, k in enumerate(kind):
+            profile[:, i] = BATCH_PROFILE if k == "batch" else SYSTEM_PROFILE if k in ("dp2", "lh", "pathmon") else ONLINE_PROFILE
+        weight = rng.lognormal(0.0, 0.5, n)
+        # PATHWAY hands work to the first server of a class first; later ones only run when it is busy
+        instance = np.array([i // len(SERVER_PROGRAMS) if k == "server" else 0 for i, k in enumerate(kind)])
+        weight *= 0.55 ** instance
+        weight *= np.array([{"server": 1.0, "tcp": 0.7, "pathmon": 0.15, "utility": 0.12, "dp2": 0.9, "lh": 0.5}.get(k, 0.0)
+                            for k in kind])
+        # Scale each CPU's online processes so that, with overhead, the CPU reaches its target at the
+        # reference hour; batch processes bring their own absolute demand (a fraction of a CPU at night).
+        base = np.zeros(n)
+        batch_base = rng.uniform(0.12, 0.22, n)
+        base[is_batch] = batch_base[is_batch]
+        for c in range(s.cpus):
+            on = (cpu == c) & ~is_batch
+            ref = float((weight[on] * profile[REFERENCE_HOUR, on]).sum())
+            if ref <= 0:
+                continue
+            want = cpu_target[c] * (1.0 - intr_frac[c] - OTHER_OVERHEAD) - SYSTEM_LOAD - float(
+                (base[(cpu == c) & is_batch] * BATCH_PROFILE[REFERENCE_HOUR]).sum()
+            )
+            base[on] = weight[on] * max(want, 0.02) / ref
+
+        cpu_per_trans = np.where(
+            [k == "server" for k in kind], rng.uniform(0.02, 0.09, n), rng.uniform(0.002, 0.006, n)
+        )
+        io_per_trans = rng.uniform(3.0, 13.0, n)
+        wait_factor = np.select(
+            [np.array([r["priority"] for r in rows]) >= 199, np.array([r["priority"] for r in rows]) >= 180],
+            [0.05, 0.15], default=0.45,
+        ) * rng.uniform(0.8, 1.2, n)
+        return Processes(
+            cpu=cpu,
+            pin=pin,
+            name=[r["name"] for r in rows],
+            program=[r["program"] for r in rows],
+            priority=np.array([r["priority"] for r in rows], np.int64),
+            userid=[r["userid"] for r in rows],
+            kind=kind,
+            base=base,
+            profile=profile,
+            cpu_per_trans=cpu_per_trans,
+            io_per_trans=io_per_trans,
+            io_wait_s=rng.uniform(0.006, 0.015, n),
+            msg_bytes=rng.uniform(128, 2048, n),
+            wait_factor=wait_factor,
+            recv_factor=rng.uniform(0.6, 1.6, n),
+            vsem_rate=rng.uniform(0.2, 6.0, n),
+            disc_index=np.array([r.get("disc", -1) for r in rows], np.int64),
+            line_index=np.array([r.get("line", -1) for r in rows], np.int64),
+        )
+
+    def _file_opens(self, rng, procs: Processes) -> list[tuple]:
+        """Which database files the measured servers open, on which disc, with what access mix."""
+        s = self.spec
+        data_discs = list(range(1, s.discs)) or [0]
+        servers = [i for i, k in enumerate(procs.kind) if k == "server"][: s.file_openers]
+        opens = []
+        for p in servers:
+            prog = procs.program[p].rsplit(".", 1)[1]
+            for fname, share, r, w, u, dl in SERVER_FILES[prog]:
+                disc = data_discs[zlib.crc32(fname.encode()) % len(data_discs)]
+                opens.append((p, fname, disc, share, r, w, u, dl))
+        return opens
+
+    # -- one day ------------------------------------------------------------------------------------
+
+    def day_columns(self, day: dt.date) -> dict[str, dict[str, list]]:
+        """All tables of one calendar day as columns (rows hour-major), raw contract units."""
+        if day in self._days:
+            self._days.move_to_end(day)
+            return self._days[day]
+        s, inv, P = self.spec, self.inv, self.inv.procs
+        rng = np.random.default_rng([s.seed, self._key, day.toordinal()])
+        months = (day - s.start).days / DAYS_PER_MONTH
+        day_factor = WEEKDAY_FACTOR[day.weekday()] * (1.0 + s.growth_per_month) ** months * rng.lognormal(0.0, 0.03)
+        n_cpu, n_proc = s.cpus, len(P.kind)
+
+        # processes -> CPU demand -> busy (work beyond the CPU waits: everyone on it is scaled down)
+        noise = rng.lognormal(0.0, 0.12, (24, n_proc))
+        is_batch = np.array([k == "batch" for k in P.kind])
+        proc_demand = P.base * P.profile * noise * np.where(is_batch, max(day_factor, 0.8), day_factor)
+        on_cpu = np.zeros((n_proc, n_cpu))
+        on_cpu[np.arange(n_proc), P.cpu] = 1.0
+        sys_frac = inv.intr_frac + OTHER_OVERHEAD
+        system_load = SYSTEM_LOAD * SYSTEM_PROFILE[:, None] * day_factor * rng.lognormal(0.0, 0.08, (24, n_cpu))
+        demand = (proc_demand @ on_cpu + system_load) / (1.0 - sys_frac)
+        busy = _soft_cap(demand)
+        proc_busy = proc_demand * (busy / demand)[:, P.cpu]
+        # ready list: grows like rho/(1-rho); demand beyond capacity keeps it long
+        rho = np.minimum(np.maximum(busy, demand * 0.99), 0.95)
+        qlen = 0.45 * rho / (1.0 - rho) * rng.lognormal(0.0, 0.15, (24, n_cpu))
+
+        cols = {}
+        cols["measure_disc"], disc_io = self._disc_cols(rng, day, day_factor, busy)
+        cols["measure_line"] = self._line_cols(rng, day, day_factor, qlen)
+        cols["measure_process"], proc_extra = self._process_cols(rng, day, proc_busy, qlen, disc_io["requests"],
+                                                                 np.reshape(cols["measure_line"]["requests"], (24, -1)))
+        cols["measure_cpu"] = self._cpu_cols(rng, day, busy, qlen, proc_extra, disc_io)
+        cols["measure_userdef"] = self._userdef_cols(rng, day, proc_extra, qlen)
+        cols["measure_file"], cols["measure_discopen"] = self._file_cols(rng, day, proc_extra)
+        self._days[day] = cols
+        if len(self._days) > DAYS_CACHED:
+            self._days.popitem(last=False)
+        return cols
+
+    def records(self, table: str, day: dt.date) -> Iterator[dict]:
+        """The rows of one table for one day as dicts keyed by contract column names."""
+        columns = self.day_columns(day)[table]
+        names = list(columns)
+        for values in zip(*(columns[n] for n in names)):
+            yield dict(zip(names, values))
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _header(self, day: dt.date, cpu_nums: np.ndarray) -> dict[str, list]:
+        """Header columns for 24 hours x n entities (hour-major)."""
+        n = len(cpu_nums)
+        start = dt.datetime.combine(day, dt.time())
+        froms = [start + dt.timedelta(hours=h) for h in range(24)]
+        tos = [start + dt.timedelta(hours=h + 1) for h in range(24)]
+        return {
+            "system_name": [self.spec.name] * (24 * n),
+            "cpu_num": np.tile(cpu_nums, 24).tolist(),
+            "loadid": [julian_day_loadid(day, h) for h in range(24) for _ in range(n)],
+            "from_timestamp": [f for f in froms for _ in range(n)],
+            "to_timestamp": [t for t in tos for _ in range(n)],
+            "delta_time": [HOUR_US] * (24 * n),
+            "error": [0] * (24 * n),
+            "os_version": [self.spec.os_version] * (24 * n),
+        }
+
+    @staticmethod
+    def _flat(a: np.ndarray) -> list[int]:
+        return np.rint(a).astype(np.int64).ravel().tolist()
+
+    @staticmethod
+    def _repeat(values, hours: int = 24) -> list:
+        return list(values) * hours
+
+    # -- entities -----------------------------------------------------------------------------------
+
+    def _process_cols(self, rng, day, proc_busy, qlen, disc_requests, line_requests):
+        P, n = self.inv.procs, len(self.inv.procs.kind)
+        kind = np.array(P.kind)
+        busy_s = proc_busy * 3600.0
+        cpu_q = qlen[:, P.cpu]
+        ready = proc_busy * (1.0 + cpu_q * P.wait_factor)
+        # messages: servers receive one request per transaction and send io_per_trans file-system messages
+        trans = np.where(kind == "server", busy_s / P.cpu_per_trans, 0.0)
+        trans = rng.poisson(trans).astype(float)
+        tcp_trans = np.where(kind == "tcp", busy_s / P.cpu_per_trans / 4.0, 0.0)
+        received = np.select([kind == "tcp", kind == "pathmon"], [tcp_trans * 2.0, busy_s * 20.0], default=busy_s * 2.0)
+        received = rng.poisson(received).astype(float)
+        # a server receives exactly its transactions, a disc process its disc's requests, a line handler its line's
+        received[:, kind == "server"] = trans[:, kind == "server"]
+        dp2, lh = P.disc_index >= 0, P.line_index >= 0
+        received[:, dp2] = disc_requests[:, P.disc_index[dp2]]
+        received[:, lh] = line_requests[:, P.line_index[lh]]
+        sent = np.select(
+            [kind == "server", kind == "tcp", kind == "batch", kind == "dp2"],
+            [np.rint(trans * P.io_per_trans), tcp_trans, busy_s * 80.0 * P.recv_factor, received * 0.05],
+            default=busy_s * 5.0,
+        )
+        sent = np.rint(sent)
+        # $RECEIVE queue: a server takes no new request while it runs, waits to run or waits for its
+        # disc I/Os; requests arriving meanwhile queue (M/M/1 waiting line rho^2/(1-rho))
+        occupied = np.minimum(ready + np.where(kind == "server", trans * P.io_per_trans * P.io_wait_s / 3600.0, 0.0), 0.9)
+        recv_aql = np.select(
+            [kind == "server", kind == "dp2", kind == "tcp"],
+            [occupied ** 2 / (1.0 - occupied) * P.recv_factor, occupied * 0.8 * P.recv_factor,
+             0.02 * occupied * P.recv_factor],
+            default=0.0,
+        ) * rng.lognormal(0.0, 0.1, (24, n))
+        recv_aql = np.where(received > 0, recv_aql, 0.0)
+        recv_max = np.where(received > 0, np.ceil(recv_aql * rng.uniform(2.0, 4.0, (24, n))) + 1, 0)
+        checkpoints = np.where(np.isin(kind, ["tcp", "pathmon", "dp2"]), rng.poisson(received * 0.3), 0)
+        opens = np.where(np.isin(kind, ["utility", "batch"]), rng.poisson(3.0, (24, n)), rng.poisson(0.05, (24, n)))
+        cols = self._header(day, P.cpu)
+        cols.update(
+            pin=self._repeat(P.pin.tolist()),
+            process_name=self._repeat(P.name),
+            priority=self._repeat(P.priority.tolist()),
+            program_file_name=self._repeat(P.program),
+            userid=self._repeat(P.userid),
+            cpu_busy_time=self._flat(proc_busy * HOUR_US),
+            ready_time=self._flat(ready * HOUR_US),
+            mem_qtime=[0] * (24 * n),  # G05 and later: page-fault waits are not queued separately
+            dispatches=self._flat(busy_s * 1e6 / rng.uniform(2000, 8000, n) + received),
+            page_faults=self._flat(rng.poisson(busy_s * 0.5)),
+            vsems=self._flat(rng.poisson(busy_s * P.vsem_rate)),
+            recv_qtime=self._flat(recv_aql * HOUR_US),
+            recv_qlen_max=self._flat(recv_max),
+            messages_sent=self._flat(sent),
+            messages_received=self._flat(received),
+            sent_bytes=self._flat(sent * P.msg_bytes),
+            received_bytes=self._flat(received * P.msg_bytes * 0.6),
+            checkpoints=self._flat(checkpoints),
+            file_open_calls=self._flat(opens),
+        )
+        extra = {"trans": trans, "sent": sent, "received": received, "busy": proc_busy, "tcp_trans": tcp_trans}
+        return cols, extra
+
+    def _disc_cols(self, rng, day, day_factor, cpu_busy):
+        inv, n = self.inv, self.spec.discs
+        profile = 0.75 * ONLINE_PROFILE[:, None] + 0.25 * BATCH_PROFILE[:, None]
+        requests = inv.disc_rate * profile * day_factor * rng.lognormal(0.0, 0.1, (24, n)) * 3600.0
+        requests = rng.poisson(requests).astype(float)
+        logical_reads = requests * inv.disc_read_frac
+        misses = rng.binomial(logical_reads.astype(np.int64), 1.0 - inv.disc_hit_ratio).astype(float)
+        hits = logical_reads - misses
+        writes = np.rint(requests * (1.0 - inv.disc_read_frac))
+        # swap traffic of the CPUs lands on $SYSTEM
+        swaps = np.zeros((24, n))
+        swaps[:, 0] = rng.poisson(cpu_busy.sum(axis=1) * 60.0)
+        reads = misses + swaps[:, :1] * (np.arange(n) == 0)
+        read_busy = reads * inv.disc_read_ms * 1000.0
+        write_busy = writes * inv.disc_write_ms * 1000.0
+        util = np.minimum((read_busy + write_busy) / HOUR_US, 0.97)
+        aql = (util / (1.0 - util) + hits * 300.0 / HOUR_US) * rng.lognormal(0.0, 0.08, (24, n))
+        cols = self._header(day, inv.disc_cpu)
+        cols.update(
+            device_name=self._repeat(inv.disc_names),
+            pin=self._repeat(inv.disc_pin.tolist()),
+            logical_device=self._repeat(list(range(20, 20 + n))),
+            device_type=[DEVICE_TYPE_DISC] * (24 * n),
+            device_subtype=[DISC_SUBTYPE] * (24 * n),
+            request_qtime=self._flat(aql * HOUR_US),
+            requests=self._flat(requests),
+            reads=self._flat(reads),
+            writes=self._flat(writes),
+            input_bytes=self._flat(reads * BLOCK_BYTES),
+            output_bytes=self._flat(writes * BLOCK_BYTES),
+            swaps=self._flat(swaps),
+            requests_blocked=self._flat(rng.binomial(writes.astype(np.int64), 0.001)),
+            read_busy_time=self._flat(read_busy),
+            write_busy_time=self._flat(write_busy),
+            seek_busy_time=self._flat((reads + writes) * rng.uniform(3.0, 5.5, n) * 1000.0),
+            device_qbusy_time=self._flat(np.minimum(util * 1.05, 0.995) * HOUR_US),
+            cache_hits=self._flat(hits),
+            cache_misses=self._flat(misses),
+        )
+        per_cpu_io = np.zeros((24, self.spec.cpus))
+        per_cpu_hits = np.zeros((24, self.spec.cpus))
+        np.add.at(per_cpu_io.T, inv.disc_cpu, (reads + writes).T)
+        np.add.at(per_cpu_hits.T, inv.disc_cpu, hits.T)
+        return cols, {"ios": per_cpu_io, "hits": per_cpu_hits, "requests": requests}
+
+    def _line_cols(self, rng, day, day_factor, qlen):
+        inv, n = self.inv, self.spec.lines
+        if n == 0:
+            return _empty("measure_line")
+        load = SYSTEM_PROFILE[:, None] * day_factor * rng.lognormal(0.0, 0.1, (24, n))
+        reads = rng.poisson(inv.line_rate * load * 3600.0).astype(float)
+        writes = rng.poisson(reads * 0.99).astype(float)
+        in_bytes = reads * inv.line_in_bytes
+        out_bytes = writes * inv.line_out_bytes
+        transactions = np.rint(writes * 0.5)
+        resp_s = 0.35 * (1.0 + 0.3 * qlen[:, inv.line_cpu])
+        cols = self._header(day, inv.line_cpu)
+        cols.update(
+            device_name=self._repeat(inv.line_names),
+            pin=self._repeat(inv.line_pin.tolist()),
+            logical_device=self._repeat(list(range(170, 170 + n))),
+            device_type=[LINE_DEVICE_TYPE] * (24 * n),
+            device_subtype=[LINE_SUBTYPE] * (24 * n),
+            # a read is kept posted on the line except while writing
+            read_busy_time=self._flat(np.minimum(0.55 + 0.35 * load, 0.97) * HOUR_US),
+            write_busy_time=self._flat(out_bytes / LINE_BYTES_PER_S * 1e6),
+            requests=self._flat((reads + writes) / 2.0),
+            input_bytes=self._flat(in_bytes),
+            output_bytes=self._flat(out_bytes),
+            input_data_bytes=self._flat(in_bytes * 0.82),
+            output_data_bytes=self._flat(out_bytes * 0.87),
+            reads=self._flat(reads),
+            writes=self._flat(writes),
+            retries=self._flat(rng.poisson(writes * 2e-4)),
+            transactions=self._flat(transactions),
+            response_time=self._flat(transactions * resp_s * 1e6),
+        )
+        return cols
+
+    def _cpu_cols(self, rng, day, busy, qlen, proc, disc_io):
+        s, inv, P = self.spec, self.inv, self.inv.procs
+        n = s.cpus
+        per_cpu = np.zeros((n, len(P.kind)))
+        per_cpu[P.cpu, np.arange(len(P.kind))] = 1.0
+        # swaps: mostly well under 1/s; the memory-starved saturated CPUs page hard near their peak
+        swap_rate = (0.02 + 0.3 * busy ** 2 + np.where(inv.saturated, 15.0 * np.maximum(busy - 0.8, 0.0), 0.0))
+        swaps = rng.poisson(swap_rate * rng.lognormal(0.0, 0.25, (24, n)) * 3600.0)
+        page_requests = swaps * rng.uniform(4, 8, n) + rng.poisson(busy * 3600.0 * 2.0)
+        tcp_trans = proc["tcp_trans"] @ per_cpu.T
+        resp_s = 0.25 * (1.0 + 0.4 * qlen)
+        dispatches = (proc["busy"] * 3600e6 / 4000.0 + proc["received"]) @ per_cpu.T + busy * 3600.0 * 2000.0
+        free = np.clip(0.55 - 0.35 * busy + rng.normal(0.0, 0.03, (24, n)), 0.02, 0.9)
+        cols = self._header(day, np.arange(n))
+        cols.update(
+            cpu_type=[2] * (24 * n),
+            memory_pages=[inv.memory_pages] * (24 * n),
+            pcbs=[inv.pcbs] * (24 * n),
+            cpu_busy_time=self._flat(busy * HOUR_US),
+            cpu_qtime=self._flat(qlen * HOUR_US),
+            cpu_qlen_max=self._flat(np.ceil(qlen * rng.uniform(2.5, 4.0, (24, n))) + 1),
+            mem_qtime=[0] * (24 * n),  # always 0 from G05
+            mem_qlen_max=[0] * (24 * n),
+            dispatches=self._flat(dispatches),
+            swaps=self._flat(swaps),
+            intr_busy_time=self._flat(busy * inv.intr_frac * rng.lognormal(0.0, 0.05, (24, n)) * HOUR_US),
+            process_ovhd=self._flat(busy * 0.012 * HOUR_US),
+            send_busy_time=[0] * (24 * n),  # D-series only; not used in G
+            disc_ios=self._flat(disc_io["ios"]),
+            cache_hits=self._flat(disc_io["hits"]),
+            page_requests=self._flat(page_requests),
+            page_scans=self._flat(page_requests * rng.uniform(2.0, 5.0, (24, n))),
+            transactions=self._flat(tcp_trans),
+            response_time=self._flat(tcp_trans * resp_s * 1e6),
+            ending_free_mem=self._flat(free * inv.memory_pages),
+        )
+        return cols
+
+    def _userdef_cols(self, rng, day, proc, qlen):
+        inv, P = self.inv, self.inv.procs
+        idx = inv.userdef_procs
+        if idx.size == 0:
+            return _empty("measure_userdef")
+        trans = proc["trans"][:, idx]
+        # response time of one transaction: its CPU and I/O service, stretched by the CPU's ready queue
+        service_s = P.cpu_per_trans[idx] + P.io_per_trans[idx] * 0.012
+        resp_s = service_s * (1.0 + 0.5 * qlen[:, P.cpu[idx]])
+        aql = trans * resp_s / 3600.0
+        max_q = np.where(trans > 0, np.ceil(aql * rng.uniform(2.0, 4.0, aql.shape)) + 1, 0)
+        # two counters per process, RESP-TIME (QUEUE) then THROUGHPUT (ACCUM), index 0
+        k = idx.size
+        cpu2 = np.repeat(P.cpu[idx], 2)
+        cols = self._header(day, cpu2)
+        value = np.stack([trans * resp_s * 1e6, trans], axis=2).reshape(24, 2 * k)
+        maxv = np.stack([max_q, np.zeros_like(max_q)], axis=2).reshape(24, 2 * k)
+        cols.update(
+            pin=self._repeat(np.repeat(P.pin[idx], 2).tolist()),
+            process_name=self._repeat([P.name[i] for i in idx for _ in range(2)]),
+            program_file_name=self._repeat([P.program[i] for i in idx for _ in range(2)]),
+            priority=self._repeat(np.repeat(P.priority[idx], 2).tolist()),
+            name=self._repeat(["RESP-TIME", "THROUGHPUT"] * k),
+            type=self._repeat([USERDEF_QUEUE, USERDEF_ACCUM] * k),
+            index=[0] * (24 * 2 * k),
+            max_value=self._flat(maxv),
+            counter_value=self._flat(value),
+        )
+        return cols
+
+    def _file_cols(self, rng, day, proc):
+        inv, P = self.inv, self.inv.procs
+        opens = inv.file_opens
+        if not opens:
+            return _empty("measure_file"), _empty("measure_discopen")
+        servers = sorted({o[0] for o in opens})
+        # FILE: one record per server and opened file, plus its $RECEIVE; logical I/O = messages sent
+        f_proc, f_name, f_dtype, f_share, f_mix, f_disc = [], [], [], [], [], []
+        for p in servers:
+            f_proc.append(p), f_name.append("$RECEIVE"), f_dtype.append(DEVICE_TYPE_RECEIVE)
+            f_share.append(0.0), f_mix.append((0, 0, 0, 0)), f_disc.append(-1)
+            for (q, fname, disc, share, r, w, u, dl) in opens:
+                if q == p:
+                    f_proc.append(p), f_name.append(f"{inv.disc_names[disc]}.APPDB.{fname}")
+                    f_dtype.append(DEVICE_TYPE_DISC), f_share.append(share), f_mix.append((r, w, u, dl))
+                    f_disc.append(disc)
+        f_proc_a = np.array(f_proc)
+        mix = np.array(f_mix, float)
+        sent = proc["sent"][:, f_proc_a]
+        received = proc["received"][:, f_proc_a]
+        is_recv = np.array(f_dtype) == DEVICE_TYPE_RECEIVE
+        # split each server's messages over its files so that they add up exactly
+        file_msgs = np.floor(sent * np.array(f_share))
+        for p in servers:
+            cols_p = np.flatnonzero((f_proc_a == p) & ~is_recv)
+            file_msgs[:, cols_p[0]] += sent[:, cols_p[0]] - file_msgs[:, f_proc_a == p].sum(axis=1)
+        ops = np.floor(file_msgs[:, :, None] * mix[None, :, :])
+        ops[:, :, 0] += file_msgs - ops.sum(axis=2)  # remainder counted as reads (or writes below)
+        only_writes = mix[:, 0] == 0
+        ops[:, only_writes, 1] += ops[:, only_writes, 0]
+        ops[:, only_writes, 0] = 0
+        reads = np.where(is_recv, received, ops[:, :, 0])
+        replies = np.where(is_recv, received, ops[:, :, 2])
+        info = rng.poisson(0.05, reads.shape)
+        msg_bytes = P.msg_bytes[f_proc_a]
+        file_busy = np.where(is_recv, 0.0, file_msgs * rng.uniform(1500, 6000, len(f_proc)))
+        cols_f = self._header(day, P.cpu[f_proc_a])
+        cols_f.update(
+            opener_cpu=self._repeat(P.cpu[f_proc_a].tolist()),
+            opener_pin=self._repeat(P.pin[f_proc_a].tolist()),
+            file_name=self._repeat(f_name),
+            device_type=self._repeat(f_dtype),
+            file_busy_time=self._flat(file_busy),
+            reads=self._flat(reads),
+            writes=self._flat(np.where(is_recv, 0, ops[:, :, 1])),
+            updates_or_replies=self._flat(replies),
+            deletes_or_writereads=self._flat(np.where(is_recv, 0, ops[:, :, 3])),
+            info_calls=self._flat(info),
+            messages=self._flat(np.where(is_recv, received, file_msgs)),
+            message_bytes=self._flat(np.where(is_recv, received, file_msgs) * msg_bytes),
+        )
+
+        # DISCOPEN: the disc process's physical I/O for each open, plus alternate-key files
+        disc_cols = np.flatnonzero(~is_recv)
+        d_src, d_name, d_disc, d_alt = [], [], [], []
+        for j in disc_cols:
+            d_src.append(j), d_name.append(f_name[j]), d_disc.append(f_disc[j]), d_alt.append(False)
+            base = f_name[j].rsplit(".", 1)[1]
+            if base in ALTKEY_FILES:
+                d_src.append(j), d_name.append(f_name[j].rsplit(".", 1)[0] + "." + ALTKEY_FILES[base])
+                d_disc.append(f_disc[j]), d_alt.append(True)
+        src = np.array(d_src)
+        alt = np.array(d_alt)
+        r, w, u, dl = (ops[:, src, k] for k in range(4))
+        levels = rng.uniform(1.6, 2.8, len(src))  # index blocks read per keyed access
+        hit = inv.disc_hit_ratio[np.array(d_disc)]
+        driver_in = np.rint(np.where(alt, (w + dl) * 1.2, (r + u) * levels))
+        driver_out = np.where(alt, w + dl, w + u + dl)
+        blocked = rng.binomial((r + w + u + dl).astype(np.int64), 0.002)
+        cols_d = self._header(day, inv.disc_cpu[np.array(d_disc)])
+        cols_d.update(
+            opener_cpu=self._repeat(P.cpu[f_proc_a[src]].tolist()),
+            opener_pin=self._repeat(P.pin[f_proc_a[src]].tolist()),
+            file_name=self._repeat(d_name),
+            driver_input_calls=self._flat(driver_in),
+            driver_output_calls=self._flat(driver_out),
+            cache_hits=self._flat(rng.binomial(driver_in.astype(np.int64), hit)),
+            cache_write_hits=self._flat(rng.binomial(driver_out.astype(np.int64), 0.3)),
+            block_splits=self._flat(rng.binomial(driver_out.astype(np.int64), 1.0 / 29.0)),
+            requests=self._flat(np.where(alt, w + dl, r + w + u + dl)),
+            requests_blocked=self._flat(blocked),
+            lockwait_time=self._flat(blocked * rng.uniform(20_000, 300_000, blocked.shape)),
+        )
+        return cols_f, cols_d
+

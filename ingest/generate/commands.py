@@ -1,0 +1,557 @@
+"""``perfdb generate commands``: command-output captures of a few hosts, as their collectors would log them.
+
+    perfdb generate commands --days 14 --start 2026-01-05 --every 120 --seed 1986 --out DIR
+    perfdb generate commands --netstat-s-log 100000 --out DIR     (one big netstat -s log, for benchmarks)
+
+Every capture is printed in the real layout of its command (the same layouts the parsers' docstrings
+show), with counters that grow with a daily load curve (office hours, quiet nights and weekends):
+
+* ``web01`` (Linux): ``netstat -s`` and ``netstat -i``; rebooted on day 20 (every counter restarts),
+  and a flaky link on days 33-34 from 10:00 to 16:00 (4 % of segments retransmitted);
+* ``aix01`` (AIX with CS/AIX): ``netstat -m``, ``netstat -v`` and both snaadmin queries; mbuf requests
+  fail at the peak of day 12, STREAMS buffers get tight (throttle_status above 30) at busy peaks and
+  CONGESTED at the peak of day 41;
+* ``VSE1`` (TCP/IP for VSE): QUERY STATS and QUERY ISTATS on one console log; Non-IP frames arrive
+  on day 15, TCP/IP is restarted on day 30;
+* ``SYSA`` (z/OS): D NET,BFRUSE in the hardcopy log (the IO00 pool near full at peaks) and NETSTAT
+  STATS of stack TCPCS;
+* ``VM1`` (VM TCP/IP): NETSTAT POOLSIZE every six hours.
+
+Captures are appended to one log per host, command and month, each after a ``# captured: <time>
+host: <name>`` line, except the z/OS hardcopy log whose lines carry their own time stamps.
+``demo(home, seed)`` writes the demo period of ``perfdb demo`` (60 days from Monday 2026-01-05, the
+MEASURE demo period) into ``home/landing/commands``. The same seed gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ingest.warehouse import Home
+
+DEMO_START = dt.date(2026, 1, 5)
+DEMO_DAYS = 60
+DEMO_EVERY_MIN = 120
+
+
+def load_factor(t: dt.datetime) -> float:
+    """Share of peak load: office hours near 1, nights near 0.15, weekends at 40 %."""
+    hour = t.hour + t.minute / 60
+    daily = 0.15 + 0.85 * math.exp(-((hour - 13.0) / 3.6) ** 2)
+    return daily * (0.4 if t.weekday() >= 5 else 1.0)
+
+
+@dataclass
+class Counters:
+    """Cumulative counters advanced at per-second rates; restart() is a reboot."""
+
+    values: dict[str, float] = field(default_factory=dict)
+
+    def advance(self, rates: dict[str, float], seconds: float) -> None:
+        for name, rate in rates.items():
+            self.values[name] = self.values.get(name, 0.0) + max(rate, 0.0) * seconds
+
+    def restart(self) -> None:
+        self.values = {name: 0.0 for name in self.values}
+
+    def __getitem__(self, name: str) -> int:
+        return int(self.values.get(name, 0.0))
+
+
+# -- Linux ------------------------------------------------------------------------------------------
+
+# per second at peak, relative to TCP segments received (shape of the development machine's netstat -s)
+LINUX_RATIOS = {
+    "ip_in_receives": 1.05, "ip_in_delivers": 1.05, "ip_out_requests": 0.9, "icmp_in_msgs": 0.0005,
+    "icmp_out_msgs": 0.0003, "tcp_active_opens": 0.004, "tcp_passive_opens": 0.01, "tcp_attempt_fails": 0.0002,
+    "tcp_estab_resets": 0.0004, "tcp_in_segs": 1.0, "tcp_out_segs": 0.85, "tcp_out_rsts": 0.006,
+    "udp_in_datagrams": 0.02, "udp_no_ports": 0.0002, "udp_out_datagrams": 0.02, "tw": 0.009,
+    "delayed_acks": 0.05, "delayed_ack_lost": 0.001, "hp_hits": 0.3, "pure_acks": 0.2, "hp_acks": 0.25,
+    "timeouts": 0.0002, "backlog_coalesce": 0.02, "dsack_old_sent": 0.001, "abort_on_data": 0.0008,
+    "abort_on_close": 0.002, "rcv_coalesce": 0.6, "auto_corking": 0.01, "orig_data_sent": 0.5,
+    "delivered": 0.55, "in_octets": 1200.0, "out_octets": 620.0,
+}
+LINUX_S = """Ip:
+    Forwarding: 2
+    {ip_in_receives} total packets received
+    0 forwarded
+    0 incoming packets discarded
+    {ip_in_delivers} incoming packets delivered
+    {ip_out_requests} requests sent out
+    OutTransmits: {ip_out_requests}
+Icmp:
+    {icmp_in_msgs} ICMP messages received
+    0 input ICMP message failed
+    ICMP input histogram:
+        destination unreachable: {icmp_in_msgs}
+    {icmp_out_msgs} ICMP messages sent
+    0 ICMP messages failed
+    ICMP output histogram:
+        destination unreachable: {icmp_out_msgs}
+IcmpMsg:
+        InType3: {icmp_in_msgs}
+        OutType3: {icmp_out_msgs}
+Tcp:
+    {tcp_active_opens} active connection openings
+    {tcp_passive_opens} passive connection openings
+    {tcp_attempt_fails} failed connection attempts
+    {tcp_estab_resets} connection resets received
+    {tcp_curr_estab} connections established
+    {tcp_in_segs} segments received
+    {tcp_out_segs} segments sent out
+    {tcp_retrans_segs} segments retransmitted
+    0 bad segments received
+    {tcp_out_rsts} resets sent
+Udp:
+    {udp_in_datagrams} packets received
+    {udp_no_ports} packets to unknown port received
+    0 packet receive errors
+    {udp_out_datagrams} packets sent
+    0 receive buffer errors
+    0 send buffer errors
+UdpLite:
+TcpExt:
+    {tw} TCP sockets finished time wait in fast timer
+    {delayed_acks} delayed acks sent
+    Quick ack mode was activated {delayed_ack_lost} times
+    {hp_hits} packet headers predicted
+    {pure_acks} acknowledgments not containing data payload received
+    {hp_acks} predicted acknowledgments
+    TCPTimeouts: {timeouts}
+    TCPBacklogCoalesce: {backlog_coalesce}
+    TCPDSACKOldSent: {dsack_old_sent}
+    {abort_on_data} connections reset due to unexpected data
+    {abort_on_close} connections reset due to early user close
+    TCPRcvCoalesce: {rcv_coalesce}
+    TCPAutoCorking: {auto_corking}
+    TCPOrigDataSent: {orig_data_sent}
+    TCPDelivered: {delivered}
+IpExt:
+    InOctets: {in_octets}
+    OutOctets: {out_octets}
+    InNoECTPkts: {ip_in_receives}
+MPTcpExt:
+"""
+LINUX_I = """Kernel Interface table
+Iface             MTU    RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg
+eth0             1500 {rx:>8} {rx_err:>6} {rx_drp:>6} 0      {tx:>8} {tx_err:>6}      0      0 BMRU
+lo              65536 {lo:>8}      0      0 0      {lo:>8}      0      0      0 LRU
+"""
+
+
+class LinuxHost:
+    """web01: netstat -s and netstat -i."""
+
+    name = "web01"
+    peak_segments_per_s = 420.0
+
+    def __init__(self, start: dt.datetime, rng: random.Random):
+        self.c = Counters()
+        self.rng = rng
+        self.reboot = start + dt.timedelta(days=20, hours=8)
+        self.c.advance({k: v * self.peak_segments_per_s * 0.4 for k, v in LINUX_RATIOS.items()}, 40 * 86_400)
+
+    def retrans_ratio(self, t: dt.datetime, start: dt.date) -> float:
+        day = (t.date() - start).days
+        return 0.04 if day in (33, 34) and 10 <= t.hour < 16 else 0.002
+
+    def step(self, t: dt.datetime, seconds: float, start: dt.date) -> None:
+        if t - dt.timedelta(seconds=seconds) < self.reboot <= t:
+            self.c.restart()
+            seconds = (t - self.reboot).total_seconds()
+        segments = self.peak_segments_per_s * load_factor(t) * self.rng.uniform(0.9, 1.1)
+        rates = {k: v * segments for k, v in LINUX_RATIOS.items()}
+        rates["tcp_retrans_segs"] = rates["tcp_out_segs"] * self.retrans_ratio(t, start)
+        rates["rx_err"] = 0.00001 * segments
+        rates["lo"] = 3.0
+        self.c.advance(rates, seconds)
+        self.established = int(5 + 60 * load_factor(t) * self.rng.uniform(0.8, 1.2))
+
+    def netstat_s(self) -> str:
+        values = {k: self.c[k] for k in LINUX_RATIOS}
+        values.update(tcp_retrans_segs=self.c["tcp_retrans_segs"], tcp_curr_estab=self.established)
+        return LINUX_S.format(**values)
+
+    def netstat_i(self) -> str:
+        c = self.c
+        return LINUX_I.format(rx=int(c.values["ip_in_receives"] * 0.98), rx_err=c["rx_err"], rx_drp=c["rx_err"] // 3,
+                              tx=c["ip_out_requests"], tx_err=0, lo=c["lo"])
+
+
+# -- AIX with CS/AIX -------------------------------------------------------------------------------------
+
+AIX_SIZES = (32, 64, 128, 256, 512, 1024, 2048)
+AIX_V_HEAD = """ETHERNET STATISTICS (ent0) :
+Device Type: 4-Port 10/100/1000 Base-TX PCI-Express Adapter (14106803)
+Hardware Address: e4:1f:13:fd:29:75
+Elapsed Time: {days} days {hours} hours {minutes} minutes {seconds} seconds
+
+Transmit Statistics:                          Receive Statistics:
+--------------------                          -------------------
+"""
+
+
+class AixHost:
+    """aix01: netstat -m, netstat -v, snaadmin query_buffer_availability and query_kernel_memory_limit."""
+
+    name = "aix01"
+
+    def __init__(self, start: dt.datetime, rng: random.Random):
+        self.c = Counters()
+        self.rng = rng
+        self.booted = start - dt.timedelta(days=9)
+
+    def step(self, t: dt.datetime, seconds: float, start: dt.date) -> None:
+        load = load_factor(t) * self.rng.uniform(0.9, 1.1)
+        day = (t.date() - start).days
+        peak = 11 <= t.hour <= 15
+        rates = {f"calls_{s}": 40.0 * load * 2048 / s for s in AIX_SIZES}
+        if day == 12 and peak:
+            rates["failed_256"] = 0.01
+            rates["failed_2048"] = 0.004
+        rates.update(tx_packets=900 * load, rx_packets=1100 * load, tx_bytes=900 * load * 700,
+                     rx_bytes=1100 * load * 420, rx_crc=0.00002 * load)
+        self.c.advance(rates, seconds)
+        self.load = load
+        self.throttle = 30 + (max(0.0, load - 0.9) * 400 if peak else 0)
+        if day == 41 and peak:
+            self.throttle = 85.0
+        self.inuse = {s: int(30 + 900 * load * 256 / s * self.rng.uniform(0.9, 1.1)) for s in AIX_SIZES}
+        self.elapsed = (t - self.booted).total_seconds()
+
+    def netstat_m(self) -> str:
+        out = ["Kernel malloc statistics:", ""]
+        for cpu in (0, 1):
+            out += [f"******* CPU {cpu} *******",
+                    "By size           inuse     calls failed   delayed    free   hiwat   freed"]
+            for s in AIX_SIZES:
+                share = 0.55 if cpu == 0 else 0.45
+                inuse = int(self.inuse[s] * share)
+                out.append(f"{s:<15}{inuse:>8} {int(self.c.values[f'calls_{s}'] * share):>9}"
+                           f"{int(self.c.values.get(f'failed_{s}', 0) * share):>7}{0:>10}"
+                           f"{max(10, inuse // 3):>8}{max(100, 74240 // s):>8}{0:>8}")
+            out.append("")
+        return "\n".join(out) + "\n"
+
+    def netstat_v(self) -> str:
+        c = self.c
+        seconds = int(self.elapsed)
+        pairs = [("Packets", c["tx_packets"], "Packets", c["rx_packets"]),
+                 ("Bytes", c["tx_bytes"], "Bytes", c["rx_bytes"]),
+                 ("Transmit Errors", 0, "Receive Errors", c["rx_crc"]),
+                 ("Packets Dropped", 0, "Packets Dropped", 0)]
+        lines = [f"{f'{a}: {b}':<46}{c_}: {d}" for a, b, c_, d in pairs]
+        head = AIX_V_HEAD.format(days=seconds // 86400, hours=seconds % 86400 // 3600,
+                                 minutes=seconds % 3600 // 60, seconds=seconds % 60)
+        tail = [
+            f"{'':<46}Bad Packets: 0", "",
+            "Max Packets on S/W Transmit Queue: 3", "S/W Transmit Queue Overflow: 0",
+            "Current S/W+H/W Transmit Queue Length: 0", "",
+            f"{'No Carrier Sense: 0':<46}CRC Errors: {c['rx_crc']}",
+            f"{'DMA Underrun: 0':<46}DMA Overrun: 0", "",
+            "General Statistics:", "-------------------", "No mbuf Errors: 0", "Adapter Reset Count: 0",
+            "Adapter Data Rate: 2000", "Driver Flags: Up Broadcast Running ", "\tSimplex 64BitSupport ", "",
+        ]
+        return head + "\n".join(lines + tail) + "\n"
+
+    def snaadmin(self) -> str:
+        total = int(60 + 300 * self.load)
+        status = "CONGESTED" if self.throttle >= 70 else "UNCONGESTED"
+        return (
+            "aix01:/ > snaadmin query_buffer_availability\n"
+            "reset_max_values = NO\nbuf_avail = 25058340\n"
+            f"buf_total_count = {total}\nbuf_total_bytes = {total * 460}\n"
+            "buf_rsrv_count = 0\nbuf_rsrv_bytes = 0\nbuf_res_use_count = 0\nbuf_res_use_bytes = 0\n"
+            f"peak_usage = {min(100, int(40 + 60 * self.load))}\npeak_decay = 0\n"
+            f"throttle_status = {int(self.throttle)}\nbuf_use_status = {status}\n"
+            f"max_buf_total_count = {int(total * 1.1)}\nmax_buf_total_bytes = {int(total * 1.1) * 460}\n"
+            "max_buf_rsrv_count = 0\nmax_buf_rsrv_bytes = 0\nmax_buf_res_use_count = 0\nmax_buf_res_use_bytes = 0\n"
+            f"max_peak_usage = {min(100, int(50 + 60 * self.load))}\nmax_throttle_status = {int(self.throttle)}\n"
+            f"max_buf_use_status = {status}\n"
+            "aix01:/ > snaadmin query_kernel_memory_limit\n"
+            f"limit = 0\nactual = {int(200_000 + 90_000 * self.load)}\nmax_used = {int(210_000 + 90_000 * self.load)}\n"
+            "reset_max_used = NO\n"
+        )
+
+
+# -- TCP/IP for VSE ------------------------------------------------------------------------------------------
+
+
+class VseHost:
+    """VSE1: QUERY STATS and QUERY ISTATS on the console of partition F7."""
+
+    name = "VSE1"
+
+    def __init__(self, start: dt.datetime, rng: random.Random):
+        self.c = Counters()
+        self.rng = rng
+        self.restart_at = start + dt.timedelta(days=30, hours=6)
+
+    def step(self, t: dt.datetime, seconds: float, start: dt.date) -> None:
+        if t - dt.timedelta(seconds=seconds) < self.restart_at <= t:
+            self.c.restart()
+            seconds = (t - self.restart_at).total_seconds()
+        load = load_factor(t) * self.rng.uniform(0.9, 1.1)
+        day = (t.date() - start).days
+        datagrams = 60 * load
+        self.c.advance({
+            "rx_blocks": datagrams * 1.01, "rx_datagrams": datagrams, "rx_misrouted": datagrams * 0.0002,
+            "rx_non_ip": 0.05 if day == 15 else 0.0, "tx_blocks": datagrams * 0.9, "tx_datagrams": datagrams * 0.9,
+            "tcp_inbound_rejections": 0.0004 * load, "ftp_files_sent": 0.002 * load, "ftp_files_received": 0.0005 * load,
+            "ftp_bytes_sent": 900 * load, "ftp_bytes_received": 80 * load, "telnet_bytes_sent": 7000 * load,
+            "telnet_bytes_received": 400 * load, "tcp_bytes_sent": 8000 * load, "tcp_bytes_received": 500 * load,
+            "dispatches": 40 * load, "complete": 0.02 * load,
+        }, seconds)
+        self.ftp_active = int(3 * load)
+        self.telnet_active = int(2 + 30 * load)
+        self.telnet_max = max(getattr(self, "telnet_max", 0), self.telnet_active)
+
+    def console(self) -> str:
+        c = self.c
+        d = c["dispatches"]
+        complete = c["complete"]
+        rows = [
+            "QUERY STATS", "FTP Daemons: 4", f"Current Active FTP Daemons: {self.ftp_active}",
+            "Maximum Active FTP Daemons: 3", "Telnet Daemons: 40",
+            f"Current Active Telnet Daemons: {self.telnet_active}", f"Maximum Active Telnet Daemons: {self.telnet_max}",
+            f"Maximum Active Telnet Buffers: {max(2, self.telnet_max // 3)}",
+            f"Inbound TCP Rejections: {c['tcp_inbound_rejections']}",
+            f"FTP Files Sent: {c['ftp_files_sent']:,}   FTP Files Received: {c['ftp_files_received']:,}",
+            f"FTP Bytes Sent: {c['ftp_bytes_sent']:,}   FTP Bytes Received: {c['ftp_bytes_received']:,}",
+            f"Telnet Bytes Sent: {c['telnet_bytes_sent']:,}   Telnet Bytes Received: {c['telnet_bytes_received']:,}",
+            f"TCP Bytes Sent: {c['tcp_bytes_sent']:,}   TCP Bytes Received: {c['tcp_bytes_received']:,}",
+            f"Received Blocks      Total: {c['rx_blocks']:,}",
+            f"                     Inbound Datagrams: {c['rx_datagrams']:,}",
+            f"                     Non-IP: {c['rx_non_ip']:,}",
+            f"                     Mis-Routed: {c['rx_misrouted']:,}",
+            f"Transmitted Blocks   Total: {c['tx_blocks']:,}",
+            f"                     Outbound Datagrams: {c['tx_datagrams']:,}",
+            "QUERY ISTATS",
+            f"Number of Dispatches: Total {d}",
+            f"                      Active {int(d * 0.55)}", "                      Fixed 0", "                      Quick 0",
+            f"                      Persistent {int(d * 0.004)}",
+            f"                      Passed {d - int(d * 0.55) - int(d * 0.004) - complete}",
+            f"                      Complete {complete}",
+        ]
+        # the echo lines have no message ID; the display lines carry the stack's message number
+        return "".join(f"F7 0098 {r}\n" if r.startswith("QUERY") else f"F7 0098 IPN253I {r}\n" for r in rows)
+
+
+# -- z/OS ---------------------------------------------------------------------------------------------------------
+
+
+class ZosHost:
+    """SYSA: D NET,BFRUSE in the hardcopy log and NETSTAT STATS of stack TCPCS."""
+
+    name = "SYSA"
+
+    def __init__(self, start: dt.datetime, rng: random.Random):
+        self.c = Counters()
+        self.rng = rng
+
+    def step(self, t: dt.datetime, seconds: float, start: dt.date) -> None:
+        load = load_factor(t) * self.rng.uniform(0.9, 1.1)
+        self.load = load
+        self.io_used = int(250 * load)
+        self.c.advance({"in": 800 * load, "out": 700 * load, "retrans": 700 * load * 0.004,
+                        "active": 2 * load, "passive": 6 * load, "rsts": 0.5 * load, "udp_in": 30 * load,
+                        "udp_out": 29 * load, "ip_in": 850 * load,
+                        "times_exp": 0.0004 if load > 0.85 else 0.0}, seconds)
+
+    def bfruse(self, t: dt.datetime, mlid: int) -> list[str]:
+        total = 275 if self.io_used > 220 else 220
+        avail = total - self.io_used
+        julian = f"{t.year % 100:02d}{t.timetuple().tm_yday:03d}"
+        prefix = f" SYSA     {julian} {t:%H:%M:%S}"
+        body = [
+            f"IST920I IO00 BUFF SIZE 334 EXP INCREMENT 55",
+            f"IST921I TIMES EXP {self.c['times_exp']} EXP/CONT THRESH 36 / 72",
+            f"IST922I CURR TOTAL {total} CURR AVAILABLE {avail}",
+            f"IST923I MAX TOTAL {total} MAX USED {min(total, int(self.io_used * 1.1))}",
+            "IST989I EXP LIMIT 2147483647 BUFFS REQUESTED 0",
+            "IST924I " + "-" * 61,
+            "IST920I BS00 BUFF SIZE 216 EXP INCREMENT 17",
+            "IST921I TIMES EXP 0 EXP/CONT THRESH 17 / *NA*",
+            f"IST922I CURR TOTAL 34 CURR AVAILABLE {34 - int(6 * self.load)}",
+            f"IST923I MAX TOTAL 34 MAX USED {int(8 * self.load) + 1}",
+            "IST924I " + "-" * 61,
+            f"IST449I CSALIMIT = NO LIMIT, CURRENT = {2100 + self.io_used}K, MAXIMUM = {2150 + self.io_used}K",
+            f"IST790I MAXIMUM CSA USED = {2150 + self.io_used}K",
+            f"IST595I IRNLIMIT = 0K, CURRENT = 0K, MAXIMUM = 0K",
+            f"IST981I VTAM PRIVATE: CURRENT = {5400 + int(20 * self.load)}K, MAXIMUM USED = {5420 + int(20 * self.load)}K",
+        ]
+        lines = [f"NC0000000{prefix}.02 TSU00042 00000290  D NET,BFRUSE",
+                 f"NR0000000{prefix}.04 STC00031 00000290  IST097I DISPLAY ACCEPTED",
+                 f"M 0000000{prefix}.05 STC00031 00000290  IST350I DISPLAY TYPE = BUFFER POOL DATA"]
+        lines += [f"D {mlid:>44} 00000290  {b}" for b in body]
+        lines.append(f"E {mlid:>44} 00000290  IST314I END")
+        return lines
+
+    def netstat_stats(self, t: dt.datetime) -> str:
+        c = self.c
+        return (
+            f"MVS TCP/IP NETSTAT CS V2R1       TCPIP Name: TCPCS           {t:%H:%M:%S}\n"
+            "IP Statistics (IPv4)\n"
+            f"  Packets Received                     = {c['ip_in']}\n"
+            "TCP Statistics\n"
+            f"  Current Established Connections      = {int(20 + 300 * self.load)}\n"
+            f"  Active Connections Opened            = {c['active']}\n"
+            f"  Passive Connections Opened           = {c['passive']}\n"
+            f"  Segments Received                    = {c['in']}\n"
+            f"  Segments Sent                        = {c['out']}\n"
+            f"  Segments Retransmitted               = {c['retrans']}\n"
+            f"  Reset Segments Sent                  = {c['rsts']}\n"
+            "UDP Statistics\n"
+            f"  Datagrams Received                   = {c['udp_in']}\n"
+            f"  Datagrams Sent                       = {c['udp_out']}\n"
+        )
+
+
+def vm_poolsize(load: float) -> str:
+    pools = [("ACB", 1000, 7, 100), ("CCB", 150, 30, 10), ("Dat buf", 160, 150, 32), ("Env", 750, 40, 75),
+             ("Lrg env", 50, 2, 10), ("SCB", 256, 30, 17), ("TCB", 256, 40, 17), ("UCB", 100, 3, 6)]
+    rows = [" VM TCP/IP Netstat Level 320", " TCPIP Free pool status:",
+            " Object       # alloc     # free      Lo-water    Permit size",
+            " ======       =======     ======      ========    ==========="]
+    for name, alloc, busy, permit in pools:
+        free = alloc - int(busy * load)
+        rows.append(f" {name:<12}{alloc:>8}{free:>12}{alloc - busy:>12}{permit:>12}")
+    return "\n".join(rows) + "\n"
+
+
+# -- writing -------------------------------------------------------------------------------------------------------
+
+
+class _Logs:
+    """One log file per host, command and month under ``out``."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.files: dict[Path, object] = {}
+
+    def write(self, host: str, command: str, t: dt.datetime, text: str, header: bool = True) -> None:
+        path = self.out / host / command / f"{host}_{command}_{t:%Y-%m}.log"
+        f = self.files.get(path)
+        if f is None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            f = self.files[path] = path.open("w", encoding="utf-8", newline="\n")
+        if header:
+            f.write(f"# captured: {t:%Y-%m-%dT%H:%M:%S} host: {host}\n")
+        f.write(text if text.endswith("\n") else text + "\n")
+
+    def close(self) -> list[Path]:
+        for f in self.files.values():
+            f.close()
+        return sorted(self.files)
+
+
+def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) -> list[Path]:
+    """Captures of the five hosts every ``every_min`` minutes (POOLSIZE every six hours)."""
+    rng = random.Random(seed)
+    t0 = dt.datetime.combine(start, dt.time())
+    hosts = [LinuxHost(t0, rng), AixHost(t0, rng), VseHost(t0, rng), ZosHost(t0, rng)]
+    linux, aix, vse, zos = hosts
+    logs = _Logs(Path(out))
+    step = dt.timedelta(minutes=every_min)
+    t = t0
+    mlid = 100
+    while t < t0 + dt.timedelta(days=days):
+        for host in hosts:
+            host.step(t, step.total_seconds(), start)
+        logs.write(linux.name, "netstat-s", t, linux.netstat_s())
+        logs.write(linux.name, "netstat-i", t, linux.netstat_i())
+        logs.write(aix.name, "netstat-m", t, aix.netstat_m())
+        logs.write(aix.name, "netstat-v", t, aix.netstat_v())
+        logs.write(aix.name, "snaadmin", t, aix.snaadmin())
+        logs.write(vse.name, "console", t, vse.console())
+        mlid = mlid % 999 + 1
+        logs.write(zos.name, "syslog", t, "\n".join(zos.bfruse(t, mlid)), header=False)
+        logs.write(zos.name, "netstat-stats", t, zos.netstat_stats(t))
+        if t.hour % 6 == 0 and t.minute == 0:
+            logs.write("VM1", "netstat-poolsize", t, vm_poolsize(load_factor(t)))
+        t += step
+    return logs.close()
+
+
+def netstat_s_log(path: Path, captures: int, seed: int, start: dt.date = DEMO_START, every_min: int = 1) -> Path:
+    """One host's ``netstat -s`` captures, one a minute, in one log (the ingest benchmark's input)."""
+    rng = random.Random(seed)
+    t0 = dt.datetime.combine(start, dt.time())
+    host = LinuxHost(t0, rng)
+    step = dt.timedelta(minutes=every_min)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="\n") as f:
+        t = t0
+        for _ in range(captures):
+            host.step(t, step.total_seconds(), start)
+            f.write(f"# captured: {t:%Y-%m-%dT%H:%M:%S} host: {host.name}\n{host.netstat_s()}")
+            t += step
+    return path
+
+
+def demo(home: Home, seed: int) -> list[Path]:
+    """The command captures of the demo period, written into ``home/landing/commands``."""
+    return generate(home.landing / "commands", DEMO_START, DEMO_DAYS, DEMO_EVERY_MIN, seed)
+
+
+# -- command line ----------------------------------------------------------------------------------------------------
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date; expected YYYY-MM-DD") from None
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be a positive whole number")
+    return value
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "commands",
+        help="command-output captures (netstat, QUERY STATS, snaadmin, D NET,BFRUSE, NETSTAT) of five hosts",
+        description="Captures of a Linux, an AIX, a VSE, a z/OS and a VM host, logged the way a collector "
+        "appends them, with a daily load curve, a reboot, a restart and the incidents the threshold rules "
+        "catch; the same seed always gives the same bytes.",
+    )
+    p.add_argument("--start", type=_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
+    p.add_argument("--days", type=_positive, default=7, help="days to generate (default %(default)s)")
+    p.add_argument("--every", type=_positive, default=DEMO_EVERY_MIN, help="minutes between captures (default %(default)s)")
+    p.add_argument("--seed", type=int, default=1986, help="random seed (default %(default)s)")
+    p.add_argument("--netstat-s-log", type=_positive, metavar="N",
+                   help="instead: one log of N netstat -s captures, one a minute (benchmark input)")
+    p.add_argument("--out", help="output directory (default: <home>/landing/commands)")
+    p.set_defaults(func=cmd_generate_commands)
+
+
+def cmd_generate_commands(args) -> int:
+    out = Path(args.out) if args.out else Home.from_args(args).landing / "commands"
+    make: Callable[[], list[Path]]
+    if args.netstat_s_log:
+        make = lambda: [netstat_s_log(out / "web01_netstat-s.log", args.netstat_s_log, args.seed, args.start)]  # noqa: E731
+    else:
+        make = lambda: generate(out, args.start, args.days, args.every, args.seed)  # noqa: E731
+    try:
+        files = make()
+    except OSError as e:
+        print(f"perfdb generate commands: {e}", file=sys.stderr)
+        return 1
+    size = sum(f.stat().st_size for f in files)
+    if args.json:
+        print(json.dumps({"out": str(out), "files": [str(f) for f in files], "bytes": size}, indent=2))
+    else:
+        print(f"{len(files)} files, {size / 1e6:.1f} MB in {out}")
+    return 0

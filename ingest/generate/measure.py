@@ -1,0 +1,236 @@
+"""``perfdb generate measure``: realistic MEASURE data for one NonStop system, in any of the three input forms.
+
+    perfdb generate measure --system '\\PROD1' --cpus 8 --days 30 --start 2026-01-05 \\
+        --processes 40 --discs 6 --lines 2 --seed 1986 --forms csv,binary,meascom --out DIR
+
+The load model (``_measure_model``) decides the values; this module writes them the way MEASCOM would
+have: for every day (``--period day``, one nightly ``LIST ... LOADID DT<jd><hh>`` run) or every ISO week
+(``--period week``, the weekly CPLNWEEK subvolume of seed 001, structured records appended day after day)::
+
+    DIR/csv/PROD1/2026-01-05/cpu.csv process.csv disc.csv line.csv userdef.csv file.csv discopen.csv
+    DIR/binary/PROD1/2026-01-05/zmscpu zmsproc zmsdisc zmsline zmsudef zmsfile zmsdopen
+    DIR/meascom/PROD1/2026-01-05/meascom-2026-01-05.txt      (LIST CPU *, LIST PROCESS *, ... RATE ON)
+
+Binary files carry the record name of their layout (the DDL ``FILE is`` name); text reports are always one
+file per day. The same seed gives the same bytes. An entity with no records (``--lines 0``) gets no file.
+
+``demo(home, seed)`` writes the demo data set into ``home/landing/measure``: two systems (``\\PROD1`` with 8
+CPUs, ``\\DEV1`` with 4) over 60 days from Monday 2026-01-05, across the January/February boundary. Most
+days arrive as structured records in weekly files, binary and CSV alternating by week; every Wednesday
+arrives as a MEASCOM text report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from dataclasses import replace
+from itertools import chain, groupby
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from ingest.generate._measure_model import TABLES, MeasureModel, SystemSpec
+from ingest.warehouse import Home
+
+FORMS = ("csv", "binary", "meascom")
+CSV_NAMES = {table: table.removeprefix("measure_") + ".csv" for table in TABLES}
+
+DEMO_START = dt.date(2026, 1, 5)
+DEMO_DAYS = 60
+DEMO_SYSTEMS = (
+    SystemSpec("\\PROD1", cpus=8, start=DEMO_START, days=DEMO_DAYS, processes=32, discs=6, lines=2, file_openers=3),
+    SystemSpec("\\DEV1", cpus=4, start=DEMO_START, days=DEMO_DAYS, processes=14, discs=3, lines=1, file_openers=2),
+)
+DEMO_TEXT_WEEKDAY = 2  # Wednesdays come as MEASCOM text
+
+
+def period_label(day: dt.date, period: str) -> str:
+    if period == "week":
+        year, week, _ = day.isocalendar()
+        return f"{year}-W{week:02d}"
+    return day.isoformat()
+
+
+def _non_empty(records: Iterator[dict]) -> Iterator[dict] | None:
+    """The same records, or None when there are none (so no empty file is written)."""
+    first = next(records, None)
+    return None if first is None else chain([first], records)
+
+
+def write_form(
+    model: MeasureModel,
+    form: str,
+    dates: Iterable[dt.date],
+    out: Path,
+    *,
+    period: str = "day",
+    ddl_paths: Iterable[Path] = (),
+) -> list[Path]:
+    """Writes the given days of one system in one form under ``out/<form>/<SYSTEM>/<period>/``."""
+    root = Path(out) / form / model.spec.short_name
+    writer = _WRITERS[form](ddl_paths)
+    written: list[Path] = []
+    for label, days in groupby(sorted(dates), key=lambda d: period_label(d, period)):
+        directory = root / label
+        directory.mkdir(parents=True, exist_ok=True)
+        written.extend(writer(model, list(days), directory))
+    return written
+
+
+def _csv_writer(_ddl_paths) -> Callable:
+    from ingest.formats.measure.csv_records import write_csv
+
+    def write(model: MeasureModel, days: list[dt.date], directory: Path) -> list[Path]:
+        written = []
+        for table in TABLES:
+            records = _non_empty(chain.from_iterable(model.records(table, d) for d in days))
+            if records is not None:
+                path = directory / CSV_NAMES[table]
+                write_csv(path, table, records)
+                written.append(path)
+        return written
+
+    return write
+
+
+def _binary_writer(ddl_paths) -> Callable:
+    from ingest.formats.measure.binary_records import LAYOUT_FOR_TABLE, write_records
+    from ingest.formats.measure.ddl import load_layouts
+
+    layouts = load_layouts(list(ddl_paths))
+    missing = sorted(LAYOUT_FOR_TABLE[t] for t in TABLES if LAYOUT_FOR_TABLE[t] not in layouts)
+    if missing:
+        raise ValueError(f"no DDL layout for record(s) {', '.join(missing)}: pass a DDL file with --ddl")
+
+    def write(model: MeasureModel, days: list[dt.date], directory: Path) -> list[Path]:
+        written = []
+        for table in TABLES:
+            records = _non_empty(chain.from_iterable(model.records(table, d) for d in days))
+            if records is not None:
+                layout = layouts[LAYOUT_FOR_TABLE[table]]
+                path = directory / layout.name
+                write_records(path, layout, records)
+                written.append(path)
+        return written
+
+    return write
+
+
+def _meascom_writer(_ddl_paths) -> Callable:
+    from ingest.formats.measure.meascom_writer import write_report
+
+    def write(model: MeasureModel, days: list[dt.date], directory: Path) -> list[Path]:
+        written = []
+        for day in days:
+            path = directory / f"meascom-{day.isoformat()}.txt"
+            # newline="\n": the same bytes on every platform, as determinism promises
+            with path.open("w", encoding="ascii", newline="\n") as f:
+                prompt = 1
+                for table in TABLES:
+                    records = _non_empty(model.records(table, day))
+                    if records is not None:
+                        prompt = write_report(f, table, records, rate_on=True, prompt=prompt)
+            written.append(path)
+        return written
+
+    return write
+
+
+_WRITERS = {"csv": _csv_writer, "binary": _binary_writer, "meascom": _meascom_writer}
+
+
+def generate(
+    spec: SystemSpec, out: Path, forms: Iterable[str], *, period: str = "day", ddl_paths: Iterable[Path] = ()
+) -> list[Path]:
+    """Every day of ``spec`` in every requested form."""
+    model = MeasureModel(spec)
+    written: list[Path] = []
+    for form in forms:
+        written.extend(write_form(model, form, spec.dates(), out, period=period, ddl_paths=ddl_paths))
+    return written
+
+
+def demo(home: Home, seed: int) -> list[Path]:
+    """The demo data set of ``perfdb demo`` and the shared test warehouse, written into ``home.landing``."""
+    out = home.landing / "measure"
+    written: list[Path] = []
+    for n, base in enumerate(DEMO_SYSTEMS):
+        model = MeasureModel(replace(base, seed=seed))
+        by_form: dict[str, list[dt.date]] = {form: [] for form in FORMS}
+        for day in model.spec.dates():
+            week = (day - DEMO_START).days // 7
+            form = "meascom" if day.weekday() == DEMO_TEXT_WEEKDAY else ("binary", "csv")[(week + n) % 2]
+            by_form[form].append(day)
+        for form, days in by_form.items():
+            written.extend(write_form(model, form, days, out, period="week"))
+    return written
+
+
+# -- command line ------------------------------------------------------------------------------------
+
+
+def _forms(text: str) -> list[str]:
+    forms = [f.strip().lower() for f in text.split(",") if f.strip()]
+    unknown = [f for f in forms if f not in FORMS]
+    if unknown or not forms:
+        raise argparse.ArgumentTypeError(f"unknown form(s) {', '.join(unknown) or '(none)'}; expected some of {', '.join(FORMS)}")
+    return list(dict.fromkeys(forms))
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date; expected YYYY-MM-DD") from None
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "measure",
+        help="realistic MEASURE data (CPU, PROCESS, DISC, LINE, USERDEF, FILE, DISCOPEN) for one system",
+        description="Hourly MEASURE records of one NonStop system with a daily load curve, shifts, weekends, "
+        "monthly growth and a few saturated CPUs; the same seed always gives the same bytes.",
+    )
+    p.add_argument("--system", default="\\PROD1", help="node name, e.g. '\\PROD1' (default %(default)s)")
+    p.add_argument("--cpus", type=int, default=8, help="processors, 1-16 (default %(default)s)")
+    p.add_argument("--days", type=int, default=7, help="days to generate (default %(default)s)")
+    p.add_argument("--start", type=_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
+    p.add_argument("--processes", type=int, default=40, help="measured processes (default %(default)s)")
+    p.add_argument("--discs", type=int, default=6, help="disc volumes (default %(default)s)")
+    p.add_argument("--lines", type=int, default=2, help="communication lines (default %(default)s)")
+    p.add_argument("--seed", type=int, default=1986, help="random seed (default %(default)s)")
+    p.add_argument("--growth", type=float, default=SystemSpec.growth_per_month,
+                   help="month-on-month load growth, e.g. 0.05 = 5%% (default %(default)s)")
+    p.add_argument("--saturated", type=int, default=None, help="CPUs built to saturate (default: one per 8 CPUs)")
+    p.add_argument("--forms", type=_forms, default=["csv"], help="comma-separated: csv,binary,meascom (default csv)")
+    p.add_argument("--period", choices=["day", "week"], default="day", help="one set of files per day or per ISO week")
+    p.add_argument("--ddl", action="append", default=[], help="extra DDL file for the binary layouts (repeatable)")
+    p.add_argument("--out", help="output directory (default: <home>/landing/measure)")
+    p.set_defaults(func=cmd_generate_measure)
+
+
+def cmd_generate_measure(args) -> int:
+    try:
+        spec = SystemSpec(
+            args.system, args.cpus, args.start, args.days, processes=args.processes, discs=args.discs,
+            lines=args.lines, seed=args.seed, growth_per_month=args.growth, saturated_cpus=args.saturated,
+        )
+    except ValueError as e:
+        print(f"perfdb generate measure: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else Home.from_args(args).landing / "measure"
+    try:
+        files = generate(spec, out, args.forms, period=args.period, ddl_paths=[Path(p) for p in args.ddl])
+    except (ValueError, OSError) as e:
+        print(f"perfdb generate measure: {e}", file=sys.stderr)
+        return 1
+    size = sum(f.stat().st_size for f in files)
+    if args.json:
+        print(json.dumps({"system": spec.name, "days": spec.days, "forms": args.forms, "out": str(out),
+                          "files": [str(f) for f in files], "bytes": size}, indent=2))
+    else:
+        print(f"{spec.name}: {spec.days} days from {spec.start} as {', '.join(args.forms)}: "
+              f"{len(files)} files, {size / 1e6:.1f} MB in {out}")
+    return 0

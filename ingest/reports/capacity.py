@@ -1,0 +1,195 @@
+"""``perfdb report capacity``: capacity planning as seed 001's "Capacity Planning Concepts" describes it.
+
+    perfdb report capacity [--resource cpu|processor_pool|disc|line] [--system NAME] [--growth 0.10]
+                           [--cost | --benchmarks | --config LISTING] [--format table|csv|json]
+
+The default report answers "when will each resource run out, and what does a growth do": one row per
+resource from ``marts.fct_capacity_forecast`` (its peak now, its threshold, the growth of its daily peak,
+the projected crossing date with the band of the slope's 95 % confidence limits, or the reason there is
+none) with the what-if of ``--growth`` (default +10 %, Evans' what-if step, seed 001 L1833): the projected
+peak and the response time in units of the service time by an M/M/c model (``ingest.capacity.queueing``),
+and the utilization at which response time doubles. Sample (table)::
+
+    resource_type  system_name  resource_name  servers  current_peak_pct  threshold_pct  crossing_date  status   ...
+    cpu            \\PROD1       CPU 03               1              64.2             70     2026-04-18  crosses  ...
+
+``--cost`` prints what a transaction costs (``marts.fct_capacity_cost_per_transaction``: CPU ms per
+transaction, ETR, ITR) per source, system and day; ``--benchmarks`` the user's benchmark runs beside the
+published ones (``marts.rpt_benchmark_vs_reference``); ``--config FILE`` checks a parameter listing (plain
+CSV ``node,parameter,value,unit`` or a benchmark log) against the tuning rules of seeds 000, 002 and 003,
+each finding naming its rule and source lines (no warehouse needed). ``--format json`` prints a JSON array
+of objects keyed by the column names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+from ingest.capacity import config_checks, queueing
+from ingest.output import print_rows
+from ingest.reports.threshold import ReportError, query_mart
+from ingest.warehouse import Home
+
+FORECAST = "marts.fct_capacity_forecast"
+COST = "marts.fct_capacity_cost_per_transaction"
+BENCHMARKS = "marts.rpt_benchmark_vs_reference"
+RESOURCES = ("cpu", "processor_pool", "disc", "line")
+
+FORECAST_COLUMNS = (
+    "resource_type", "system_name", "resource_name", "shift", "servers", "history_points", "current_peak_pct",
+    "threshold_pct", "growth_pct_points_per_30_days", "crossing_date", "crossing_date_early", "crossing_date_late",
+    "status", "status_detail",
+)
+WHATIF_COLUMNS = ("whatif_growth_pct", "projected_peak_pct", "response_factor", "projected_response_factor",
+                  "doubling_utilization_pct", "assessment")
+
+
+def growth_factor(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a growth factor such as 0.10 (+10 %) or -0.15, got {text!r}") from None
+    if value <= -1:
+        raise argparse.ArgumentTypeError(f"a growth of {value:+.0%} leaves no workload; expected a factor above -1")
+    return value
+
+
+def _where(resource: str | None, system: str | None) -> tuple[str, list]:
+    sql, params = " where true", []
+    if resource:
+        sql += " and resource_type = ?"
+        params.append(resource)
+    if system:
+        sql += " and system_name = ?"
+        params.append(system)
+    return sql, params
+
+
+def whatif_row(current_pct: float | None, threshold_pct: float | None, servers: int, growth: float) -> tuple:
+    """The what-if columns for one resource; a resource without a current peak gets none."""
+    if current_pct is None:
+        return (growth * 100, None, None, None, None, "no current peak")
+    servers = max(1, int(servers or 1))
+    result = queueing.what_if(min(current_pct / 100, 0.999999), growth, servers)
+    projected = result["projected_utilization"]
+    if result["saturated"]:
+        assessment = "saturated: demand exceeds capacity, no steady state"
+    elif threshold_pct is not None and projected * 100 > threshold_pct:
+        assessment = "above the threshold"
+    elif projected >= result["doubling_utilization"]:
+        assessment = "response time more than doubled"
+    else:
+        assessment = "within capacity"
+
+    def finite(x: float) -> float | None:
+        return None if math.isinf(x) else round(x, 4)
+
+    return (growth * 100, round(projected * 100, 2), finite(result["response_factor"]),
+            finite(result["projected_response_factor"]), round(result["doubling_utilization"] * 100, 2), assessment)
+
+
+def forecast_rows(home: Home, resource: str | None, system: str | None, growth: float) -> tuple[list[str], list[tuple]]:
+    where, params = _where(resource, system)
+    columns, rows = query_mart(
+        home,
+        f"select {', '.join(FORECAST_COLUMNS)} from {FORECAST}{where} "
+        "order by crossing_date nulls last, resource_type, system_name, resource_name, shift",
+        params,
+    )
+    index = {c: i for i, c in enumerate(columns)}
+    out = []
+    for row in rows:
+        extra = whatif_row(row[index["current_peak_pct"]], row[index["threshold_pct"]], row[index["servers"]], growth)
+        rounded = tuple(round(v, 2) if isinstance(v, float) else v for v in row)
+        out.append(rounded + extra)
+    return list(columns) + list(WHATIF_COLUMNS), out
+
+
+def cost_rows(home: Home, system: str | None) -> tuple[list[str], list[tuple]]:
+    where, params = _where(None, system)
+    return query_mart(
+        home,
+        f"""select source, system_name, cast(period_start as date) as day,
+                   sum(transactions) as transactions,
+                   round(1000 * sum(busy_pct / 100 * cpu_count * period_s) / sum(transactions), 2) as cpu_ms_per_transaction,
+                   round(max(etr_per_s), 3) as peak_etr_per_s,
+                   round(sum(transactions) / sum(busy_pct / 100 * cpu_count * period_s), 3) as itr_per_cpu_s
+            from {COST}{where}
+            group by source, system_name, cast(period_start as date)
+            order by source, system_name, day""",
+        params,
+    )
+
+
+def benchmark_rows(home: Home) -> tuple[list[str], list[tuple]]:
+    return query_mart(
+        home,
+        f"""select run_label, role, run_date, transaction_type, bytes_per_transaction,
+                   reference_document, reference_table, reference_line_start, reference_run_label,
+                   round(throughput_ratio, 3) as throughput_ratio, round(etr_ratio, 3) as etr_ratio,
+                   round(cpu_per_byte_ratio, 3) as cpu_per_byte_ratio,
+                   round(cpu_per_transaction_ratio, 3) as cpu_per_transaction_ratio, verdict
+            from {BENCHMARKS} order by run_date, run_label, role""",
+        [],
+    )
+
+
+def config_rows(path) -> tuple[list[str], list[tuple]]:
+    findings = config_checks.check(config_checks.read_listing(path))
+    columns = ["rule_id", "severity", "node", "parameters", "found", "expected", "source"]
+    order = {"alert": 0, "warn": 1, "info": 2}
+    findings.sort(key=lambda f: (order.get(f.severity, 3), f.node, f.rule_id))
+    return columns, [tuple(f.as_row()[c] for c in columns) for f in findings]
+
+
+def print_report(args, out=None) -> int:
+    out = out or sys.stdout
+    try:
+        if args.config:
+            columns, rows = config_rows(args.config)
+            if not rows and args.format == "table":
+                print(f"{args.config}: no finding: the listing follows every tuning rule that applies to it", file=sys.stderr)
+                return 0
+        else:
+            home = Home.from_args(args)
+            if args.cost:
+                columns, rows = cost_rows(home, args.system)
+            elif args.benchmarks:
+                columns, rows = benchmark_rows(home)
+            else:
+                columns, rows = forecast_rows(home, args.resource, args.system, args.growth)
+    except (ReportError, config_checks.ListingError) as e:
+        print(f"perfdb report capacity: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"perfdb report capacity: {e}", file=sys.stderr)
+        return 1
+    if not rows and args.format == "table":
+        print("perfdb report capacity: no rows: ingest MEASURE, SMF or benchmark data and run `perfdb run` first",
+              file=sys.stderr)
+        return 0
+    print_rows(columns, rows, args.format, out=out)
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "capacity",
+        help="capacity forecast and what-if per resource, cost per transaction, benchmark comparison, config checks",
+        description="When each resource crosses its threshold at the current growth, and what a growth does to "
+        "utilization and response time (M/M/c); or the cost per transaction, the benchmark comparison, or "
+        "the tuning-rule findings for a parameter listing.",
+    )
+    p.add_argument("--resource", choices=RESOURCES, help="only this kind of resource")
+    p.add_argument("--system", help="only this system")
+    p.add_argument("--growth", type=growth_factor, default=0.10,
+                   help="what-if workload growth as a factor, e.g. 0.10 = +10%%, -0.15 = -15%% (default %(default)s)")
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--cost", action="store_true", help="CPU ms per transaction, ETR and ITR per source, system and day")
+    view.add_argument("--benchmarks", action="store_true", help="the site's benchmark runs beside the published results")
+    view.add_argument("--config", metavar="LISTING",
+                      help="check a parameter listing (CSV node,parameter,value,unit or a benchmark log) against the tuning rules")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.set_defaults(func=print_report)

@@ -1,0 +1,311 @@
+"""Suites for the raw MEASURE tables (docs/measure_raw_contract.md): two per table.
+
+``raw.<table>.columns`` checks the table's catalogue: every contract column is there, with its type
+(integer, text or timestamp; the integer width is free, a float or text where an integer belongs is not).
+
+``raw.<table>`` checks the records:
+
+* non-null natural keys and DELTA-TIME;
+* no natural key twice in one file. A MEASCOM LIST run twice lands in two files and raw keeps both copies
+  (staging keeps one), so the key is unique per file, not per table;
+* system names as NonStop node names: one leading backslash, a letter, at most 7 characters;
+* timestamps inside the capture window: after the Tandem epoch (1975), not ending after the file
+  arrived (a day of slack for the system's time zone), and inside the clock hour of the record's LOADID
+  when the LOADID has the DT<jd><hh> form of the article ("LOADID DT<jd>23 ... FROM 23:00, FOR 1 HOURS");
+* interval lengths as expected: DELTA-TIME positive and at most the hour the warehouse condenses into,
+  and equal to to_timestamp - from_timestamp within a second;
+* counters never negative (MEASURE counters only grow within an interval);
+* for entities measured without pause (processors, discs, lines): no gap between consecutive intervals
+  of one entity longer than one interval. Processes, files and user counters come and go, so a pause
+  there is not missing data.
+
+A failing row is named by its file and record ordinal, the way raw.rejects names a bad record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import great_expectations.expectations as gxe
+
+from quality.suite import Suite, check, not_null
+
+INTEGER, TEXT, TIMESTAMP = "integer", "text", "timestamp"
+
+HEADER = {
+    "record_ordinal": INTEGER,
+    "source_file_id": INTEGER,
+    "source_form": TEXT,
+    "system_name": TEXT,
+    "cpu_num": INTEGER,
+    "loadid": TEXT,
+    "from_timestamp": TIMESTAMP,
+    "to_timestamp": TIMESTAMP,
+    "delta_time": INTEGER,
+    "error": INTEGER,
+    "os_version": TEXT,
+}
+
+MEASURE_EPOCH = dt.datetime(1975, 1, 1)  # Julian timestamps count from 1974-12-31 on NonStop systems
+MAX_INTERVAL_S = 3600  # int_cpu__hourly and its siblings condense intervals into clock hours
+SPAN_TOLERANCE_S = 1.0
+ARRIVAL_SLACK_H = 24  # measured times are local civil time; ingested_at is the warehouse's clock
+
+
+@dataclass(frozen=True)
+class RawTable:
+    name: str
+    ids: dict[str, str]  # entity columns after the header, with their type class
+    counters: tuple[str, ...]  # BIGINT counters in raw units
+    key: tuple[str, ...]  # natural key without the interval
+    continuous: tuple[str, ...] = ()  # an entity measured without pause, for the gap check
+
+
+TABLES = (
+    RawTable(
+        "measure_cpu",
+        {"cpu_type": INTEGER, "memory_pages": INTEGER, "pcbs": INTEGER},
+        ("cpu_busy_time", "cpu_qtime", "cpu_qlen_max", "mem_qtime", "mem_qlen_max", "dispatches", "swaps",
+         "intr_busy_time", "process_ovhd", "send_busy_time", "disc_ios", "cache_hits", "page_requests",
+         "page_scans", "transactions", "response_time", "ending_free_mem"),
+        key=("system_name", "cpu_num"),
+        continuous=("system_name", "cpu_num"),
+    ),
+    RawTable(
+        "measure_process",
+        {"pin": INTEGER, "process_name": TEXT, "priority": INTEGER, "program_file_name": TEXT, "userid": TEXT},
+        ("cpu_busy_time", "ready_time", "mem_qtime", "dispatches", "page_faults", "vsems", "recv_qtime",
+         "recv_qlen_max", "messages_sent", "messages_received", "sent_bytes", "received_bytes", "checkpoints",
+         "file_open_calls"),
+        key=("system_name", "cpu_num", "pin"),
+    ),
+    RawTable(
+        "measure_disc",
+        {"device_name": TEXT, "pin": INTEGER, "logical_device": INTEGER, "device_type": INTEGER,
+         "device_subtype": INTEGER},
+        ("request_qtime", "requests", "reads", "writes", "input_bytes", "output_bytes", "swaps",
+         "requests_blocked", "read_busy_time", "write_busy_time", "seek_busy_time", "device_qbusy_time",
+         "cache_hits", "cache_misses"),
+        key=("system_name", "device_name", "cpu_num"),
+        # a disc process pair may switch processors (takeover): the volume is the continuous entity
+        continuous=("system_name", "device_name"),
+    ),
+    RawTable(
+        "measure_line",
+        {"device_name": TEXT, "pin": INTEGER, "logical_device": INTEGER, "device_type": INTEGER,
+         "device_subtype": INTEGER},
+        ("read_busy_time", "write_busy_time", "requests", "input_bytes", "output_bytes", "input_data_bytes",
+         "output_data_bytes", "reads", "writes", "retries", "transactions", "response_time"),
+        key=("system_name", "device_name"),
+        continuous=("system_name", "device_name"),
+    ),
+    RawTable(
+        "measure_userdef",
+        {"pin": INTEGER, "process_name": TEXT, "program_file_name": TEXT, "priority": INTEGER, "name": TEXT,
+         "type": INTEGER, "index": INTEGER},
+        ("max_value", "counter_value"),
+        key=("system_name", "cpu_num", "pin", "name", "index"),
+    ),
+    RawTable(
+        "measure_file",
+        {"opener_cpu": INTEGER, "opener_pin": INTEGER, "file_name": TEXT, "device_type": INTEGER},
+        ("file_busy_time", "reads", "writes", "updates_or_replies", "deletes_or_writereads", "info_calls",
+         "messages", "message_bytes"),
+        key=("system_name", "opener_cpu", "opener_pin", "file_name"),
+    ),
+    RawTable(
+        "measure_discopen",
+        {"opener_cpu": INTEGER, "opener_pin": INTEGER, "file_name": TEXT},
+        ("driver_input_calls", "driver_output_calls", "cache_hits", "cache_write_hits", "block_splits",
+         "requests", "requests_blocked", "lockwait_time"),
+        key=("system_name", "opener_cpu", "opener_pin", "file_name"),
+    ),
+)
+
+
+def _q(column: str) -> str:
+    return f'"{column}"'  # `index`, `type` and `error` are SQL keywords
+
+
+def contract_types(table: RawTable) -> dict[str, str]:
+    return {**HEADER, **table.ids, **{c: INTEGER for c in table.counters}}
+
+
+# -- catalogue ---------------------------------------------------------------------------------------
+
+def columns_query(table: RawTable) -> str:
+    names = ", ".join(f"'{c}'" for c in contract_types(table))
+    return f"""
+select
+    column_name,
+    data_type,
+    case
+        when data_type in ('TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT',
+                           'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT') then 'integer'
+        when data_type = 'VARCHAR' then 'text'
+        when data_type like 'TIMESTAMP%' then 'timestamp'
+        else lower(data_type)
+    end as type_class,
+from information_schema.columns
+where table_schema = 'raw'
+    and table_name = '{table.name}'
+    and column_name in ({names})
+"""
+
+
+def columns_expectations(table: RawTable):
+    types = contract_types(table)
+
+    def build():
+        return [
+            check(
+                "contract_columns_present",
+                f"raw.{table.name} has every column of the raw contract",
+                gxe.ExpectColumnDistinctValuesToContainSet(column="column_name", value_set=sorted(types)),
+            ),
+            check(
+                "contract_column_types",
+                "each contract column has its contract type (integer, text or timestamp)",
+                gxe.ExpectColumnPairValuesToBeInSet(
+                    column_A="column_name", column_B="type_class", value_pairs_set=sorted(types.items())
+                ),
+            ),
+        ]
+
+    return build
+
+
+# -- records -------------------------------------------------------------------------------------------
+
+def records_query(table: RawTable) -> str:
+    counters = ", ".join(f"r.{_q(c)}" for c in table.counters)
+    # the hour a DT<jd><hh> LOADID names, built in the record's year (and in its end's year, so that the
+    # first hour of January 1st still matches an interval that began on December 31st)
+    window = """make_timestamp(year({ts}), 1, 1, 0, 0, 0)
+                + to_days(cast(substr(loadid, 3, 3) as integer) - 1)
+                + to_hours(cast(substr(loadid, 6, 2) as integer))"""
+    overlap = """greatest(0, epoch(least(to_timestamp, {w} + interval 1 hour)) - epoch(greatest(from_timestamp, {w})))"""
+    gap = "null::double"
+    if table.continuous:
+        partition = ", ".join(_q(c) for c in table.continuous)
+        gap = f"""(epoch(from_timestamp) - epoch(lag(to_timestamp) over (
+            partition by {partition} order by from_timestamp, to_timestamp
+        ))) / nullif(delta_time / 1e6, 0)"""
+    return f"""
+with records as (
+    select
+        files.file_name as source_file,  -- not file_name: FILE and DISCOPEN records have their own
+        r.record_ordinal,
+        r.source_file_id,
+        {", ".join(f"r.{_q(c)}" for c in table.key)},
+        r.from_timestamp,
+        r.to_timestamp,
+        r.delta_time,
+        r.loadid,
+        least({counters}) as smallest_counter,
+        files.ingested_at,
+    from raw.{table.name} as r
+    left join raw.ingest_files as files
+        on files.file_id = r.source_file_id
+)
+
+select
+    * exclude (ingested_at),
+    delta_time / 1e6 as interval_s,
+    (epoch(to_timestamp) - epoch(from_timestamp)) - delta_time / 1e6 as span_minus_delta_s,
+    (epoch(ingested_at) - epoch(to_timestamp)) / 3600 as hours_from_end_to_arrival,
+    case when regexp_full_match(loadid, 'DT[0-9]{{5}}') then greatest(
+        {overlap.format(w=window.format(ts="from_timestamp"))},
+        {overlap.format(w=window.format(ts="to_timestamp"))}
+    ) end as loadid_hour_overlap_s,
+    {gap} as gap_in_intervals,
+from records
+"""
+
+
+def records_expectations(table: RawTable):
+    def build():
+        not_nulls = not_null((*table.key, "from_timestamp", "to_timestamp", "delta_time"), "record")
+        checks = [
+            check(
+                "natural_key_unique_per_file",
+                "no natural key twice in one file (a LIST run twice lands as a second file, which staging removes)",
+                gxe.ExpectCompoundColumnsToBeUnique(
+                    column_list=["source_file_id", *table.key, "from_timestamp", "to_timestamp"]
+                ),
+            ),
+            check(
+                "system_name_is_a_node_name",
+                r"system names are NonStop node names: one backslash, a letter, at most 7 characters",
+                gxe.ExpectColumnValuesToMatchRegex(column="system_name", regex=r"^\\[A-Za-z][A-Za-z0-9]{0,6}$"),
+            ),
+            check(
+                "starts_after_measure_epoch",
+                "intervals start after 1975-01-01 (a wrongly converted Julian timestamp lands before)",
+                gxe.ExpectColumnValuesToBeBetween(column="from_timestamp", min_value=MEASURE_EPOCH),
+            ),
+            check(
+                "ends_before_file_arrived",
+                f"no interval ends after its file arrived ({ARRIVAL_SLACK_H} h slack for the system's time zone)",
+                gxe.ExpectColumnValuesToBeBetween(column="hours_from_end_to_arrival", min_value=-ARRIVAL_SLACK_H),
+            ),
+            check(
+                "inside_loadid_hour",
+                "an interval overlaps the clock hour its LOADID DT<jd><hh> names",
+                gxe.ExpectColumnValuesToBeBetween(column="loadid_hour_overlap_s", min_value=0, strict_min=True),
+            ),
+            check(
+                "interval_length_in_range",
+                f"DELTA-TIME is positive and at most {MAX_INTERVAL_S} s (the hour the warehouse condenses into)",
+                gxe.ExpectColumnValuesToBeBetween(
+                    column="interval_s", min_value=0, strict_min=True, max_value=MAX_INTERVAL_S
+                ),
+            ),
+            check(
+                "interval_matches_timestamps",
+                f"DELTA-TIME equals to_timestamp - from_timestamp within {SPAN_TOLERANCE_S:g} s",
+                gxe.ExpectColumnValuesToBeBetween(
+                    column="span_minus_delta_s", min_value=-SPAN_TOLERANCE_S, max_value=SPAN_TOLERANCE_S
+                ),
+            ),
+            check(
+                "counters_not_negative",
+                "no counter is negative",
+                gxe.ExpectColumnValuesToBeBetween(column="smallest_counter", min_value=0),
+            ),
+        ]
+        if table.continuous:
+            checks.append(check(
+                "no_gap_longer_than_an_interval",
+                f"between consecutive intervals of one {' / '.join(table.continuous[1:])} no gap longer than one interval",
+                gxe.ExpectColumnValuesToBeBetween(column="gap_in_intervals", max_value=1),
+            ))
+        return not_nulls + checks
+
+    return build
+
+
+SUITES = [
+    suite
+    for table in TABLES
+    for suite in (
+        Suite(
+            name=f"raw.{table.name}.columns",
+            relation=f"raw.{table.name}",
+            query=columns_query(table),
+            expectations=columns_expectations(table),
+            description=f"raw.{table.name} has the columns and types of the raw contract",
+            row_id=("column_name", "data_type"),
+        ),
+        Suite(
+            name=f"raw.{table.name}",
+            relation=f"raw.{table.name}",
+            requires=("raw.ingest_files",),
+            query=records_query(table),
+            expectations=records_expectations(table),
+            description=f"the records of raw.{table.name}",
+            row_id=("source_file", "record_ordinal", "system_name", "from_timestamp"),
+        ),
+    )
+]

@@ -1,0 +1,115 @@
+"""Captures in files: time and host, console logs holding many captures, mixed and bad captures."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import duckdb
+import pytest
+
+from command_helpers import FIXTURES, parse_file
+from ingest import cli
+from ingest.formats import capture
+from ingest.formats.base import FormatError
+from ingest.warehouse import Home
+
+LINUX = FIXTURES / "linux"
+REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.txt").read_text()
+REAL_I = (LINUX / "devbox__netstat-i__20261121T063246.txt").read_text()
+
+
+def test_time_and_host_from_the_capture_header_with_its_utc_offset(tmp_path):
+    f = tmp_path / "collector.log"
+    f.write_text("# captured: 2026-01-05T10:00:00+01:00 host: web01\n" + REAL_S)
+    _, ctx, rows = parse_file(f)
+    assert {(r["host"], r["captured_at"], r["utc_offset_s"]) for r in rows} == {
+        ("web01", dt.datetime(2026, 1, 5, 10, 0), 3600)
+    }
+    assert ctx.records_read == len(rows) == 54
+
+
+def test_time_and_host_from_the_file_name():
+    _, _, rows = parse_file(LINUX / "devbox__netstat-s__20261121T063246.txt")
+    assert {(r["host"], r["captured_at"], r["utc_offset_s"]) for r in rows} == {
+        ("devbox", dt.datetime(2026, 11, 21, 6, 32, 46), None)
+    }
+
+
+def test_a_file_with_no_time_is_rejected_saying_how_to_fix_it(tmp_path):
+    f = tmp_path / "netstat.txt"
+    f.write_text(REAL_S)
+    with pytest.raises(FormatError) as e:
+        parse_file(f)
+    assert "no capture time and no host" in str(e.value)
+    assert "# captured: 2026-01-05T10:00:00 host: NAME" in str(e.value)
+    assert "<host>__<command>__<YYYYmmddTHHMMSS>.txt" in str(e.value)
+
+
+def test_a_log_of_many_captures_one_record_each(tmp_path):
+    _, ctx, rows = parse_file(LINUX / "netstat_s.log")
+    stamps = sorted({(r["record_ordinal"], r["captured_at"]) for r in rows})
+    assert stamps == [
+        (0, dt.datetime(2026, 11, 21, 6, 31, 26)),
+        (1, dt.datetime(2026, 11, 21, 6, 31, 37)),
+        (2, dt.datetime(2026, 11, 21, 6, 31, 55)),
+        (3, dt.datetime(2026, 11, 21, 6, 32, 45)),
+    ]
+    # four captures of 53, 53, 53 and 54 counters (a TcpExt counter became non-zero in the last)
+    assert [sum(r["record_ordinal"] == k for r in rows) for k in range(4)] == [53, 53, 53, 54]
+    assert ctx.records_read == 213 and not ctx.rejects
+
+
+def test_reading_in_small_blocks_gives_the_same_rows(tmp_path, monkeypatch):
+    _, _, whole = parse_file(LINUX / "netstat_s.log")
+    monkeypatch.setattr(capture, "READ_BLOCK", 97)  # blocks end inside lines and inside headers
+    _, _, pieces = parse_file(LINUX / "netstat_s.log")
+    assert pieces == whole
+
+
+def test_captures_of_other_commands_in_one_log_go_to_their_parser(tmp_path):
+    f = tmp_path / "mixed.log"
+    f.write_text(
+        "# captured: 2026-01-05T10:00:00 host: web01\n" + REAL_S
+        + "# captured: 2026-01-05T10:00:01 host: web01\n" + REAL_I
+    )
+    _, ctx, rows = parse_file(f)
+    by_capture = {(r["record_ordinal"], r["source_format"], r["command"]) for r in rows}
+    assert by_capture == {(0, "netstat.linux_s", "netstat -s"), (1, "netstat.linux_i", "netstat -i")}
+    assert ctx.records_read == 54 + 20
+
+
+def test_unknown_output_and_a_bad_header_are_rejected_with_their_line_the_rest_loads(tmp_path):
+    f = tmp_path / "mixed.log"
+    f.write_text(
+        "# captured: 2026-01-05T10:00:00 host: web01\n" + REAL_S            # lines 1-66
+        + "# captured: 2026-01-05T10:05:00 host: web01\n"                    # line 67
+        + "Active Internet connections (w/o servers)\nProto Recv-Q Send-Q\n"  # netstat without -s
+        + "# captured: yesterday host: web01\n" + REAL_S                      # line 70
+        + "# captured: 2026-01-05T10:15:00 host: web01\n" + REAL_S
+    )
+    _, ctx, rows = parse_file(f)
+    assert sorted({r["record_ordinal"] for r in rows}) == [0, 3]
+    assert [(r.line, r.record_ordinal) for r in ctx.rejects] == [(67, 1), (70, 2)]
+    assert "unknown command output" in ctx.rejects[0].reason
+    assert "'yesterday' is not an ISO 8601 time" in ctx.rejects[1].reason
+    assert ctx.records_read == 54 + 1 + 1 + 54
+
+
+def test_loader_accounting_rejects_and_idempotent_reingest(tmp_path):
+    home = Home(tmp_path / "home").create()
+    f = home.landing / "web01.log"
+    garbage = REAL_S.replace("Tcp:\n", "Tcp:\nsegments: lots\n", 1)
+    f.write_text(
+        "# captured: 2026-01-05T10:00:00 host: web01\n" + REAL_S
+        + "# captured: 2026-01-05T10:05:00 host: web01\n" + garbage
+    )
+    (first,) = cli.ingest_paths(home, [f], quiet=True)
+    (again,) = cli.ingest_paths(home, [f], quiet=True)
+    assert (first.status, first.records_read, first.rows_loaded, first.rows_rejected) == ("loaded_with_rejects", 55, 54, 1)
+    assert again.status == "duplicate"
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    assert con.execute("select count(*) from raw.command_counters").fetchone()[0] == 54
+    line, reason, raw = con.execute("select line_number, reason, raw_bytes from raw.rejects").fetchone()
+    assert line == f.read_text().splitlines().index("segments: lots") + 1 == 87
+    assert "expected a section title such as 'Tcp:' at column 0, found 'segments: lots'" in reason
+    assert raw.decode().startswith("Ip:\n")  # the whole capture is kept for diagnosis

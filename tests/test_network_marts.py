@@ -1,0 +1,198 @@
+"""From captures to marts: snapshots equal the text, rates equal differences over elapsed seconds,
+restarts never give negative rates, duplicates count once, the seeds' rules report violations."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import shutil
+
+import duckdb
+import pytest
+
+from command_helpers import FIXTURES, parse_file
+from ingest import cli, dbt_runner
+from ingest.generate import commands
+from ingest.warehouse import Home
+
+LINUX = FIXTURES / "linux"
+REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.txt").read_text()
+SNA_SEED = (FIXTURES / "sna" / "csaix1__snaadmin-query_buffer_availability__19980601T100000.txt").read_text()
+NETWORK_MODELS = ["path:models/staging/commands", "path:models/intermediate/commands", "path:models/marts/network",
+                  "network_thresholds"]
+TCP = {"tcp_in_segs": "segments_in_count", "tcp_out_segs": "segments_out_count",
+       "tcp_retrans_segs": "segments_retransmitted_count", "tcp_active_opens": "active_opens_count",
+       "tcp_passive_opens": "passive_opens_count", "tcp_out_rsts": "resets_sent_count"}
+
+
+def _renumber(text: str, f) -> str:
+    """The same capture with every printed count replaced by f(count) (labels such as InType3 kept)."""
+    return re.sub(r"(?<=[ :])(\d+)(?=\n)|(?<=^    )(\d+)(?= )|(?<=activated )(\d+)(?= times)",
+                  lambda m: str(f(int(m.group()))), text, flags=re.M)
+
+
+@pytest.fixture(scope="module")
+def network_home(tmp_path_factory) -> Home:
+    home = Home(tmp_path_factory.mktemp("network_home")).create()
+    land = home.landing
+    for name in ("netstat_s.log", "netstat_i.log", "devbox__netstat-s__20261121T063246.txt",
+                 "devbox__netstat-i__20261121T063246.txt"):
+        shutil.copy(LINUX / name, land / name)
+    # the single capture again, inside another collector's log: must count once
+    (land / "devbox_copy.log").write_text("# captured: 2026-11-21T06:32:46 host: devbox\n" + REAL_S)
+    # web02 reboots between its first and second capture (every counter restarts near zero)
+    (land / "web02.log").write_text(
+        "# captured: 2026-01-05T10:00:00 host: web02\n" + REAL_S
+        + "# captured: 2026-01-05T10:05:00 host: web02\n" + _renumber(REAL_S, lambda v: v // 100)
+        + "# captured: 2026-01-05T10:10:00 host: web02\n" + _renumber(REAL_S, lambda v: v // 100 + 50 if v else 0)
+    )
+    # CS/AIX: the seed's snapshot, then one after a node restart with congested buffers
+    (land / "csaix1.log").write_text(
+        "# captured: 1998-06-01T10:00:00 host: csaix1\n" + SNA_SEED
+        + "# captured: 1998-06-01T10:30:00 host: csaix1\n" + SNA_SEED
+        .replace("buf_total_count = 75", "buf_total_count = 12").replace("throttle_status = 30\n", "throttle_status = 75\n")
+        .replace("buf_use_status = UNCONGESTED\nmax_buf_total_count", "buf_use_status = CONGESTED\nmax_buf_total_count")
+    )
+    for name in ("vse/vse1_console.txt", "vtam/zos1_syslog_bfruse.txt", "zos/zos1_netstat_stats.txt"):
+        shutil.copy(FIXTURES / name, land / name.split("/")[1])
+    first = cli.ingest_paths(home, [land], quiet=True)
+    assert all(r.ok for r in first), [m for r in first for m in r.messages]
+    again = cli.ingest_paths(home, [land], quiet=True)
+    assert {r.status for r in again} == {"duplicate"}
+    assert dbt_runner.run_dbt(home, ["build", "--select", *NETWORK_MODELS], quiet=True) == 0
+    return home
+
+
+@pytest.fixture(scope="module")
+def db(network_home):
+    con = duckdb.connect(str(network_home.db_path), read_only=True)
+    yield con
+    con.close()
+
+
+def _recorded_snapshots():
+    """{captured_at: {counter_name: value}} straight from the recorded log and single capture."""
+    _, _, rows = parse_file(LINUX / "netstat_s.log")
+    _, _, single = parse_file(LINUX / "devbox__netstat-s__20261121T063246.txt")
+    out: dict[dt.datetime, dict[str, float]] = {}
+    for r in rows + single:
+        out.setdefault(r["captured_at"], {})[r["counter_name"]] = r["value"]
+    return out
+
+
+def test_snapshot_values_equal_the_text(db):
+    recorded = _recorded_snapshots()
+    got = db.execute(
+        "select captured_at, counter_name, value from intermediate.int_counter__snapshot "
+        "where host = 'devbox' and command = 'netstat -s'"
+    ).fetchall()
+    assert len(got) == sum(len(v) for v in recorded.values()) == 213 + 54  # the copied capture counted once
+    for captured_at, name, value in got:
+        assert recorded[captured_at][name] == value
+    assert db.execute(
+        "select value from intermediate.int_counter__snapshot where host = 'devbox' and counter_name = 'tcp_in_segs' "
+        "and captured_at = '2026-11-21 06:31:37'"
+    ).fetchone() == (47679.0,)
+
+
+def test_tcp_rates_are_differences_over_elapsed_seconds(db):
+    recorded = _recorded_snapshots()
+    times = sorted(recorded)
+    rows = db.execute(
+        f"select interval_start, interval_end, interval_s, {', '.join(TCP.values())}, segments_in_per_s, "
+        "segments_out_per_s from marts.fct_tcpip_interval where host = 'devbox' order by interval_start"
+    ).fetchall()
+    assert [(r[0], r[1]) for r in rows] == list(zip(times, times[1:]))
+    for row in rows:
+        start, end, seconds = row[:3]
+        assert seconds == (end - start).total_seconds()
+        for name, got in zip(TCP, row[3:3 + len(TCP)]):
+            assert got == recorded[end][name] - recorded[start][name]
+        assert row[-2] == pytest.approx((recorded[end]["tcp_in_segs"] - recorded[start]["tcp_in_segs"]) / seconds)
+    # 06:31:26 -> 06:31:37: 47679 - 47199 = 480 segments in 11 s
+    assert rows[0][3] == 480 and rows[0][-2] == pytest.approx(480 / 11)
+
+
+def test_interface_rates(db):
+    row = db.execute(
+        "select rx_packets_count, tx_packets_count, rx_packets_per_s, error_pct from marts.fct_interface_interval "
+        "where host = 'devbox' and interface_name = 'lo' and interval_start = '2026-11-21 06:31:37'"
+    ).fetchone()
+    assert row == (2879 - 1919, 2879 - 1919, pytest.approx(960 / 18), 0.0)
+
+
+def test_a_restart_drops_the_interval_and_never_gives_a_negative_rate(db):
+    reset = db.execute(
+        "select bool_and(counter_reset), count(delta_value), count(rate_per_s) from intermediate.int_counter__rate "
+        "where host = 'web02' and interval_end = '2026-01-05 10:05:00'"
+    ).fetchone()
+    assert reset == (True, 0, 0)
+    assert db.execute(
+        "select min(delta_value) >= 0 and min(rate_per_s) >= 0 from intermediate.int_counter__rate"
+    ).fetchone() == (True,)
+    rows = db.execute(
+        "select interval_start, segments_in_count, segments_in_per_s from marts.fct_tcpip_interval where host = 'web02'"
+    ).fetchall()
+    assert rows == [(dt.datetime(2026, 1, 5, 10, 5), 50.0, pytest.approx(50 / 300))]
+
+
+def test_snaadmin_levels_kept_as_printed_across_a_restart(db):
+    rows = db.execute(
+        "select captured_at, buffers_in_use_count, bytes_in_use, bytes_limit, throttle_status, is_congested "
+        "from marts.fct_buffer_pool_snapshot where host = 'csaix1' order by captured_at"
+    ).fetchall()
+    assert rows == [
+        (dt.datetime(1998, 6, 1, 10, 0), 75.0, 34504.0, 25058340.0, 30.0, False),
+        (dt.datetime(1998, 6, 1, 10, 30), 12.0, 34504.0, 25058340.0, 75.0, True),
+    ]
+    # gauges only: nothing of snaadmin is differenced
+    assert db.execute("select count(*) from intermediate.int_counter__rate where host = 'csaix1'").fetchone() == (0,)
+
+
+def test_vse_health_and_vtam_pools(db):
+    vse = db.execute(
+        "select interval_s, datagrams_in_count, non_ip_count, misrouted_count, misrouted_pct, inbound_rejections_count, "
+        "tcp_bytes_sent_per_s, telnet_daemons_active_count from marts.fct_vse_stack_health where host = 'VSE1'"
+    ).fetchall()
+    assert vse == [(900.0, 11900.0, 4.0, 0.0, 0.0, 2.0, pytest.approx(5401800 / 900), 25.0)]
+    io00 = db.execute(
+        "select captured_at, buffers_in_use_count, in_use_pct, max_used_pct, expansions_count, expansion_failed "
+        "from marts.fct_buffer_pool_snapshot where host = 'SYSA' and pool_name = 'IO00' order by captured_at"
+    ).fetchall()
+    assert io00 == [
+        (dt.datetime(2026, 1, 5, 10, 0, 0, 50000), 234.0, pytest.approx(100 * 234 / 275), pytest.approx(100 * 251 / 275), None, False),
+        (dt.datetime(2026, 1, 5, 10, 15, 0, 50000), 330.0, 100.0, 100.0, 1.0, True),
+    ]
+
+
+def test_threshold_report_rows_name_host_interval_and_observed_value(db):
+    rows = db.execute(
+        "select rule_id, host, entity, interval_start, interval_end, observed_value, limit_value "
+        "from marts.rpt_network_threshold_violations order by rule_id, host, interval_end"
+    ).fetchall()
+    assert ("VSE-R1", "VSE1", None, dt.datetime(2026, 1, 5, 10, 0), dt.datetime(2026, 1, 5, 10, 15), 4.0, 0.0) in rows
+    assert ("SNA-R01", "csaix1", "STREAMS buffers", dt.datetime(1998, 6, 1, 10, 0),
+            dt.datetime(1998, 6, 1, 10, 30), 75.0, 30.0) in rows
+    assert ("SNA-R02", "csaix1", "STREAMS buffers", dt.datetime(1998, 6, 1, 10, 0),
+            dt.datetime(1998, 6, 1, 10, 30), 75.0, 70.0) in rows
+    assert ("SNA-R03", "csaix1", "STREAMS buffers", dt.datetime(1998, 6, 1, 10, 0),
+            dt.datetime(1998, 6, 1, 10, 30), 1.0, 1.0) in rows
+    assert ("VTAM-03", "SYSA", "IO00", dt.datetime(2026, 1, 5, 10, 0, 0, 50000),
+            dt.datetime(2026, 1, 5, 10, 15, 0, 50000), 1.0, 1.0) in rows
+    # no rule crossed on the development machine's loopback traffic, none by the seed's own snapshot
+    assert not [r for r in rows if r[1] == "devbox"]
+    assert not [r for r in rows if r[1] == "csaix1" and r[4] == dt.datetime(1998, 6, 1, 10, 0)]
+    # z/OS TCPCS retransmitted 121 of 12000 segments (1.008 %): under the 2 % rule
+    assert not [r for r in rows if r[0] == "NET-TCP-01"]
+
+
+def test_generated_captures_load_without_rejects(tmp_path):
+    files = commands.generate(tmp_path, dt.date(2026, 1, 5), 1, 240, seed=7)
+    assert len(files) == 9
+    for f in files:
+        _, ctx, rows = parse_file(f)
+        assert not ctx.rejects and rows, f
+    _, _, rows = parse_file(next(f for f in files if "netstat-s" in f.name))
+    assert len({r["captured_at"] for r in rows}) == 6  # every four hours for a day
+    again = commands.generate(tmp_path / "again", dt.date(2026, 1, 5), 1, 240, seed=7)
+    assert [f.read_bytes() for f in again] == [f.read_bytes() for f in files]

@@ -1,0 +1,153 @@
+"""The warehouse contract: manifest, rejects, one transaction per file, idempotency, accounting, publish."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import duckdb
+
+from ingest import cli, warehouse
+from ingest.warehouse import Home
+
+CSV_HEADER = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,cpu-busy-time,cpu-qtime,swaps,intr-busy-time\n"
+# 2026-01-05 10:00 local = Julian 212 ... computed as 1970 epoch offset + seconds
+JTS_1000 = 210866760000000000 + 1767607200 * 1_000_000
+JTS_1100 = JTS_1000 + 3_600_000_000
+
+
+def _csv_row(cpu: int, busy_us: int) -> str:
+    return f"\\PROD1,{cpu},DT00510,{JTS_1000},{JTS_1100},3600000000,0,{busy_us},1800000000,720,360000000\n"
+
+
+def _count(home: Home, table: str) -> int:
+    with duckdb.connect(str(home.db_path), read_only=True) as con:
+        return con.execute(f"select count(*) from {table}").fetchall()[0][0]
+
+
+def _ingest(home: Home, *paths):
+    return cli.ingest_paths(home, list(paths), quiet=True)
+
+
+def test_manifest_idempotent_and_accounted(tmp_path):
+    home = Home(tmp_path / "home").create()
+    f = home.landing / "cpu.csv"
+    f.write_text(CSV_HEADER + _csv_row(0, 1_800_000_000) + _csv_row(1, 900_000_000))
+    first = _ingest(home, f)
+    again = _ingest(home, f)
+    assert [r.status for r in first] == ["loaded"]
+    assert [r.status for r in again] == ["duplicate"]
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    assert con.execute("select count(*) from raw.measure_cpu").fetchone()[0] == 2
+    row = con.execute(
+        "select records_read, rows_loaded, rows_rejected, rows_skipped, status, format from raw.ingest_files"
+    ).fetchall()
+    assert row == [(2, 2, 0, 0, "loaded", "measure.csv")]
+    assert con.execute("select count(distinct source_file_id) from raw.measure_cpu").fetchone()[0] == 1
+
+
+def test_bad_row_rejected_rest_loaded(tmp_path):
+    home = Home(tmp_path / "home").create()
+    f = home.landing / "cpu.csv"
+    f.write_text(CSV_HEADER + _csv_row(0, 1_800_000_000) + _csv_row(1, 900_000_000).replace("900000000", "9x0") + _csv_row(2, 5))
+    (res,) = _ingest(home, f)
+    assert res.status == "loaded_with_rejects"
+    assert (res.records_read, res.rows_loaded, res.rows_rejected) == (3, 2, 1)
+    assert "line 3" in res.messages[0] and str(f) in res.messages[0]
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    assert con.execute("select line_number from raw.rejects").fetchall() == [(3,)]
+    assert sorted(r[0] for r in con.execute("select cpu_num from raw.measure_cpu").fetchall()) == [0, 2]
+
+
+def test_empty_and_unknown_files_are_rejected_with_reason(tmp_path):
+    home = Home(tmp_path / "home").create()
+    empty = home.landing / "empty.dat"
+    empty.write_bytes(b"")
+    unknown = home.landing / "notes.txt"
+    unknown.write_text("Dear analyst,\nthis is a letter, not a measurement.\n")
+    results = {r.path.name: r for r in _ingest(home, empty, unknown)}
+    assert results["empty.dat"].status == "rejected"
+    assert "empty file" in results["empty.dat"].error
+    assert results["notes.txt"].status == "rejected"
+    assert "unrecognised format" in results["notes.txt"].error
+    assert _count(home, "raw.rejects") == 2
+    # re-ingesting rejected files adds nothing either
+    assert [r.status for r in _ingest(home, empty, unknown)] == ["duplicate", "duplicate"]
+    assert _count(home, "raw.rejects") == 2
+
+
+def test_cli_exit_codes(tmp_path):
+    home = tmp_path / "home"
+    good = tmp_path / "good.csv"
+    good.write_text(CSV_HEADER + _csv_row(0, 10))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("nothing to see\n")
+    assert cli.main(["--home", str(home), "ingest", str(good)]) == 0
+    assert cli.main(["--home", str(home), "ingest", str(good)]) == 0  # duplicate is not a failure
+    assert cli.main(["--home", str(home), "ingest", str(bad)]) == 1
+    assert cli.main(["--home", str(home), "ingest", str(tmp_path / "missing.csv")]) == 1
+
+
+READ_MARKER = """
+import sys, duckdb
+print(duckdb.connect(sys.argv[1], read_only=True).execute("select v from raw.marker").fetchall()[0][0])
+"""
+
+
+def test_publish_is_atomic_for_open_readers(tmp_path):
+    home = Home(tmp_path / "home").create()
+    con = warehouse.connect(home)
+    con.execute("create table raw.marker as select 1 as v")
+    con.close()
+    warehouse.publish(home)
+    reader = warehouse.connect_serving(home)
+    con = warehouse.connect(home)
+    con.execute("update raw.marker set v = 2")
+    con.close()
+    warehouse.publish(home)
+    # the open reader keeps the file it opened; a new reader (another process, as Superset's would be:
+    # within one process DuckDB reuses the instance already open on that path) sees the new one
+    assert reader.execute("select v from raw.marker").fetchall() == [(1,)]
+    out = subprocess.run(
+        [sys.executable, "-c", READ_MARKER, str(home.serving_path)], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "2"
+    assert not home.serving_path.with_name("serving.duckdb.new").exists()
+
+
+def test_serving_has_no_external_access(tmp_path):
+    home = Home(tmp_path / "home").create()
+    warehouse.connect(home).close()
+    warehouse.publish(home)
+    con = warehouse.connect_serving(home)
+    for sql in ("select * from read_csv('/etc/passwd')", "create table raw.x as select 1"):
+        try:
+            con.execute(sql)
+        except duckdb.Error:
+            continue
+        raise AssertionError(f"serving connection allowed: {sql}")
+
+
+READER = """
+import sys, duckdb
+con = duckdb.connect(sys.argv[1], read_only=True)
+print(con.execute("select count(*) from marts.fct_cpu_shift").fetchone()[0])
+"""
+
+
+def test_serving_readable_while_build_runs(copy_of_demo_home):
+    home = copy_of_demo_home
+    build = subprocess.Popen(
+        [sys.executable, "-m", "ingest.cli", "--home", str(home.root), "--json", "build"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    reads_during_build = 0
+    while build.poll() is None:
+        out = subprocess.run([sys.executable, "-c", READER, str(home.serving_path)], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        assert int(out.stdout) > 0
+        if build.poll() is None:
+            reads_during_build += 1
+    assert build.returncode == 0
+    assert reads_during_build >= 1

@@ -127,7 +127,11 @@ def _days_for(size_bytes: int, work: Path) -> int:
 def _line(name: str, r: dict, base: dict | None) -> str:
     mb = r["bytes"] / 1e6
     rows_s = r["rows"] / r["seconds"]
-    ratio = f"{rows_s / (base['rows'] / base['seconds']):6.2f}" if base else "     -"
+    if base:  # row rate relative to DuckDB's, by wall time and by CPU time (a loaded machine skews the first)
+        ratio = (f"{rows_s / (base['rows'] / base['seconds']):>7.2f} "
+                 f"{r['rows'] / r['cpu_seconds'] / (base['rows'] / base['cpu_seconds']):>7.2f}")
+    else:
+        ratio = f"{'-':>7} {'-':>7}"
     return (f"{name:<16} {r['files']:>6} {mb:>9.1f} {r['rows']:>11,} {r['seconds']:>8.1f} {r['cpu_seconds']:>8.1f} "
             f"{rows_s:>11,.0f} {mb / r['seconds']:>8.1f} {mb / r['cpu_seconds']:>8.1f} "
             f"{r['peak_rss'] / MIB:>9.0f} {ratio}")
@@ -148,7 +152,7 @@ def bench_forms(work: Path, size_mb: float) -> bool:
 
     print()
     print(f"{'form':<16} {'files':>6} {'MB':>9} {'rows':>11} {'wall s':>8} {'cpu s':>8} {'rows/s':>11} "
-          f"{'MB/s':>8} {'MB/cpu-s':>8} {'peak MiB':>9} {'x duckdb rows/s':>6}")
+          f"{'MB/s':>8} {'MB/cpu-s':>8} {'peak MiB':>9} {'x duckdb':>7} {'(cpu)':>7}")
     for form in FORMS:
         print(_line(f"perfdb {form}", results[form], duck))
     print(_line("duckdb read_csv", duck, None))
@@ -211,7 +215,8 @@ def main(argv=None) -> int:
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="perfdb_bench_"))
     work.mkdir(parents=True, exist_ok=True)
-    print(f"work directory: {work}  (python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
+    print(f"work directory: {work}  (python {sys.version.split()[0]}, {os.cpu_count()} cpus, "
+          f"load average {os.getloadavg()[0]:.1f})")
     try:
         ok = True
         if not args.skip_forms:
@@ -219,6 +224,7 @@ def main(argv=None) -> int:
         if args.build_year:
             ok &= bench_build_year(work)
     finally:
+        print(f"load average at the end: {os.getloadavg()[0]:.1f}")
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     return 0 if ok else 1

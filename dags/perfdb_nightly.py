@@ -35,6 +35,7 @@ from airflow.sdk.exceptions import AirflowFailException
 log = logging.getLogger(__name__)
 
 TIMEZONE = os.environ.get("PERFDB_TIMEZONE", "UTC")
+LANDING_WAIT = dt.timedelta(hours=12)  # how long after a day ends its files may still arrive
 START = dt.datetime.fromisoformat(os.environ.get("PERFDB_NIGHTLY_START", "2026-01-01")).replace(tzinfo=ZoneInfo(TIMEZONE))
 
 DOC_MD = """
@@ -46,7 +47,7 @@ then the daily threshold report.
 
 | task | command | on failure |
 |---|---|---|
-| `wait_for_landing` | waits until `<home>/landing/<day>/` holds a file (reschedules, up to 12 h) | fails: no data arrived |
+| `wait_for_landing` | waits until `<home>/landing/<day>/` holds a file (reschedules, up to 12 h after the day) | fails: no data arrived (at once for a day that ended longer ago) |
 | `ingest` | `perfdb --json ingest <home>/landing/<day>` | a rejected record or file fails at once; a crash is retried |
 | `build` | `perfdb build` (dbt build: staging, intermediate, marts, dbt tests) | retried |
 | `check` | `perfdb --json check` (Great Expectations; results in `audit.validation_*`, Data Docs in `warehouse/docs/`) | failing expectations fail at once and are listed; a check that could not run is retried |
@@ -117,11 +118,14 @@ def _day(data_interval_start) -> str:
     },
 )
 def perfdb_nightly():
-    @task.sensor(poke_interval=15 * 60, timeout=12 * 3600, mode="reschedule", retries=0)
-    def wait_for_landing(data_interval_start=None) -> PokeReturnValue:
+    @task.sensor(poke_interval=15 * 60, timeout=LANDING_WAIT.total_seconds(), mode="reschedule", retries=0)
+    def wait_for_landing(data_interval_start=None, data_interval_end=None) -> PokeReturnValue:
         folder = _home() / "landing" / _day(data_interval_start)
         arrived = folder.is_dir() and any(p.is_file() for p in folder.rglob("*"))
         log.info("%s: %s", folder, "files have arrived" if arrived else "nothing yet")
+        if not arrived and dt.datetime.now(dt.timezone.utc) - data_interval_end > LANDING_WAIT:
+            # a backfilled day whose files never came: fail now rather than hold the one-run slot for hours
+            raise AirflowFailException(f"no files arrived in {folder} for {_day(data_interval_start)}")
         return PokeReturnValue(is_done=arrived)
 
     @task

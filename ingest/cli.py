@@ -24,7 +24,7 @@ import pkgutil
 import sys
 from pathlib import Path
 
-from ingest import dbt_runner, warehouse
+from ingest import dbt_runner, serve, warehouse
 from ingest.output import print_rows
 from ingest.warehouse import Home
 
@@ -245,6 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_parser(gen_sub)
     for module in _plugin_modules("ingest.reports"):
         module.add_parser(rep_sub)
+
+    serve.add_parser(sub)
 
     s = sub.add_parser("demo", help="generate demo data, run the pipeline, print the threshold report")
     s.add_argument("--seed", type=int, default=1986)

@@ -125,9 +125,15 @@ def sha256_of(path: Path) -> tuple[str, int]:
     return h.hexdigest(), size
 
 
+def _writer_config() -> dict:
+    # DuckDB's default memory limit is 80 % of RAM; ingest streams, so a bounded buffer pool keeps the
+    # peak memory of a large file flat (DuckDB spills and evicts instead of caching everything).
+    return {"memory_limit": os.environ.get("PERFDB_MEMORY_LIMIT", "768MB")}
+
+
 def connect(home: Home) -> duckdb.DuckDBPyConnection:
     home.create()
-    con = duckdb.connect(str(home.db_path))
+    con = duckdb.connect(str(home.db_path), config=_writer_config())
     con.execute(MANIFEST_DDL)
     return con
 
@@ -353,7 +359,7 @@ def publish(home: Home) -> Path:
     """Copy the built database next to the serving file, then rename it over in one step."""
     if not home.db_path.exists():
         raise FileNotFoundError(f"{home.db_path} does not exist: nothing to publish (run ingest and build first)")
-    con = duckdb.connect(str(home.db_path))
+    con = duckdb.connect(str(home.db_path), config=_writer_config())
     con.execute("checkpoint")
     con.close()
     tmp = home.serving_path.with_name(home.serving_path.name + ".new")

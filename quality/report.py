@@ -161,7 +161,7 @@ class RunReport:
     def print(self, out: TextIO, *, failures_only: bool = False) -> None:
         if self.error:
             print(f"perfdb check: {self.error}", file=out)
-        if not failures_only:
+        if not failures_only and (self.suites_validated or self.skipped):
             print(
                 f"perfdb check: {len(self.suites_validated)} suites validated, {len(self.skipped)} skipped, "
                 f"{len(self.outcomes)} expectations, {len(self.failures)} failed (run {self.run_id})",

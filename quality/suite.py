@@ -57,8 +57,8 @@ def not_null(columns, what: str) -> list[Expectation]:
     ]
 
 
-def one_row_per(check_id_: str, columns, what: str) -> Expectation:
-    return check(check_id_, f"one row per {what}", gxe.ExpectCompoundColumnsToBeUnique(column_list=list(columns)))
+def one_row_per(name: str, columns, what: str) -> Expectation:
+    return check(name, f"one row per {what}", gxe.ExpectCompoundColumnsToBeUnique(column_list=list(columns)))
 
 
 def not_negative(column: str) -> Expectation:

@@ -6,7 +6,8 @@ a fresh PostgreSQL database created and dropped here; SQLite when PostgreSQL (or
 needs for it, asyncpg) is not available.
 
 End to end: day 1 is generated MEASURE data and passes; day 2 has two hours of one processor missing,
-which dbt accepts and the GX suites do not: its run fails at ``check`` and serving.duckdb stays as it was.
+which dbt accepts and the GX suites do not: its run fails at ``check`` and serving.duckdb stays as it was;
+day 3 never arrived and fails at ``wait_for_landing``.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.generate.measure import generate
-from ingest.generate._measure_model import SystemSpec
+from ingest.generate.measure import SystemSpec, generate
 from ingest.warehouse import Home
 
 REPO = Path(__file__).resolve().parents[1]
@@ -164,7 +164,8 @@ def test_dag_file_imports_nothing_heavy():
 
 
 def _generate_day(home: Home, day: dt.date) -> Path:
-    spec = SystemSpec("\\NIGHT1", cpus=2, start=day, days=1, processes=4, discs=1, lines=1, seed=7)
+    # one saturated processor, so that the day has threshold violations to report
+    spec = SystemSpec("\\NIGHT1", cpus=2, start=day, days=1, processes=4, discs=1, lines=1, seed=7, saturated_cpus=1)
     folder = home.landing / day.isoformat()
     generate(spec, folder, ["csv"])
     return folder
@@ -207,12 +208,17 @@ def test_nightly_publishes_a_valid_day_and_stops_a_broken_one_at_check(airflow, 
     assert _query(home.serving_path, "select count(*), min(n_hours), max(n_hours), min(shift_date), max(shift_date) "
                                      "from marts.fct_cpu_shift") == [(6, 8, 8, day1, day1)]
     assert _query(home.serving_path, "select success from audit.validation_runs") == [(True,)]
-    report = home.reports_dir / f"threshold_{day1}.txt"
-    assert report.exists() and report.read_text().strip()
+    # the report file is what `perfdb report threshold` prints for the day (the 1986 Figure 1 layout)
+    report = (home.reports_dir / f"threshold_{day1}.txt").read_text()
+    assert "THRESHOLD REPORT" in report and " SYSTEM: \\NIGHT1" in report and " DATE: 01/05/26" in report
+    printed = subprocess.run(
+        [str(Path(sys.executable).with_name("perfdb")), "--home", str(home.root), "report", "threshold", "--date", str(day1)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert report == printed
     published = home.serving_path.read_bytes()
 
     second = airflow.run("run", day2.isoformat(), extra_env=env)
-    print("task durations", first["tasks"], second["tasks"])
     assert second["state"] == "failed", second
     states = {t: s for t, (s, _, _) in second["tasks"].items()}
     assert states == {
@@ -229,3 +235,10 @@ def test_nightly_publishes_a_valid_day_and_stops_a_broken_one_at_check(airflow, 
                                   f"where run_id = {latest} and not success order by suite, expectation")
     assert ("raw.measure_cpu", "no_gap_longer_than_an_interval", 1) in failed
     assert ("marts.fct_cpu_shift", "complete_shift_has_all_hours", 1) in failed
+
+    # a past day whose files never arrived fails at once instead of waiting hours for them
+    third = airflow.run("run", (day2 + dt.timedelta(days=1)).isoformat(), extra_env=env)
+    assert {t: s for t, (s, _, _) in third["tasks"].items()} == {
+        "wait_for_landing": "failed", **{t: "upstream_failed" for t in TASKS[1:]}
+    }
+    assert home.serving_path.read_bytes() == published

@@ -125,8 +125,10 @@ def process_rows() -> list[dict]:
         process_record(at(D1, 9, 20), 600, cpu=2, pin=32, program=trecv, cpu_busy_us=1_020_000, received=9, sent=66),
         process_record(at(D1, 9, 40), 600, cpu=2, pin=30, program=trecv, cpu_busy_us=1_020_000, received=9, sent=66),
         # TSCHED COUNT 2, CPU SEC 29.29, RECEIVED 2,615, SENT 3,310: PIN 40 runs three hours without a break
-        process_record(at(D1, 8), 3600, cpu=3, pin=40, program=tsched, cpu_busy_us=10_000_000, received=1000, sent=1000),
-        process_record(at(D1, 9), 3600, cpu=3, pin=40, program=tsched, cpu_busy_us=10_000_000, received=1000, sent=1000),
+        process_record(at(D1, 8), 3600, cpu=3, pin=40, program=tsched, cpu_busy_us=10_000_000, received=1000,
+                       sent=1000),
+        process_record(at(D1, 9), 3600, cpu=3, pin=40, program=tsched, cpu_busy_us=10_000_000, received=1000,
+                       sent=1000),
         process_record(at(D1, 10), 3600, cpu=3, pin=40, program=tsched, cpu_busy_us=5_000_000, received=500, sent=1000),
         process_record(at(D1, 10), 3600, cpu=3, pin=41, program=tsched, cpu_busy_us=4_290_000, received=115, sent=310),
         # Process Activity (Glasstone Fig. 3): GL07C CPU PER TRANS .0914, I.O. PER TRANS 13.2, CPU PER I.O. .0069
@@ -466,7 +468,8 @@ def test_process_summary_counts_processes_including_a_reused_pin(db):
     assert (trecv["process_count"], trecv["messages_received_count"], trecv["messages_sent_count"]) == (4, 36, 262)
     assert trecv["cpu_busy_s"] == pytest.approx(4.08)
     tsched = summary["$TEMPLE.TRANSFER.TSCHED"]   # Glasstone Fig. 1: 2, 29.29, 2,615, 3,310
-    assert (tsched["process_count"], tsched["messages_received_count"], tsched["messages_sent_count"]) == (2, 2615, 3310)
+    assert (tsched["process_count"], tsched["messages_received_count"], tsched["messages_sent_count"]) == (
+        2, 2615, 3310)
     assert tsched["cpu_busy_s"] == pytest.approx(29.29)
     pin_30 = one(db, "select * from intermediate.int_process__daily where cpu_num = 2 and pin = 30")
     assert (pin_30["process_runs"], pin_30["run_time_s"]) == (2, 1200.0)
@@ -557,12 +560,19 @@ def test_discopen_summary_and_physical_exceeds_logical_io(db):
 # -- a warehouse without any MEASURE file ------------------------------------------------------------
 
 
-def test_staging_builds_before_any_measure_file_was_ingested(tmp_path):
+def test_staging_works_before_any_measure_file_was_ingested(home, tmp_path):
+    """The SQL dbt compiled in this build (the on-run-start hook and the staging views), run on a
+    warehouse that never saw a MEASURE file."""
+    target = home.warehouse_dir / "dbt_target"
+    results = json.loads((target / "run_results.json").read_text())["results"]
+    hook = next(r["compiled_code"] for r in results
+                if r["unique_id"].startswith("operation.") and "raw.measure_cpu" in r["compiled_code"])
     empty = Home(tmp_path / "empty").create()
-    assert dbt_runner.build(empty, select="path:models/staging/measure", quiet=True) == 0
-    con = duckdb.connect(str(empty.db_path), read_only=True)
+    con = warehouse.connect(empty)
     try:
+        con.execute(hook)
         for entity in ("cpu", "process", "disc", "line", "userdef", "file", "discopen"):
-            assert con.execute(f"select count(*) from staging.stg_measure__{entity}").fetchone()[0] == 0
+            view = (target / "compiled" / "perfdb" / "models" / "staging" / "measure" / f"stg_measure__{entity}.sql")
+            assert con.execute(f"select count(*) from (\n{view.read_text()}\n)").fetchone()[0] == 0
     finally:
         con.close()

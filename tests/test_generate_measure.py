@@ -7,7 +7,6 @@ import datetime as dt
 import re
 from dataclasses import replace
 
-import duckdb
 import numpy as np
 import pytest
 
@@ -186,7 +185,6 @@ def test_some_servers_queue_on_receive():
 
 # -- the three forms of the same hours ----------------------------------------------------------------------
 
-NOT_COMPARED = {"record_ordinal", "source_form", "source_file_id"}
 
 
 def _text_tolerance(column: str, raw: float, delta: int, row: dict) -> float:
@@ -303,18 +301,14 @@ def test_cli_rejects_bad_arguments_with_a_message(tmp_path, capsys, args, messag
     assert message in err and "Traceback" not in err
 
 
-@pytest.fixture(scope="module")
-def demo_landing(tmp_path_factory):
-    """The demo data set written once and ingested (raw tables only; the dbt build is conftest's demo_home)."""
-    home = Home(tmp_path_factory.mktemp("measure_demo")).create()
-    files = measure.demo(home, seed=1986)
-    results = cli.ingest_paths(home, [home.landing], quiet=True)
-    return home, files, results
+def _demo_files(home: Home) -> list:
+    return sorted(p for p in (home.landing / "measure").rglob("*") if p.is_file())
 
 
-def test_demo_spreads_the_forms_over_the_days(demo_landing):
-    home, files, _results = demo_landing
-    rel = [p.relative_to(home.landing).as_posix() for p in files]
+@pytest.mark.slow
+def test_demo_spreads_the_forms_over_the_days(demo_home):
+    files = _demo_files(demo_home)
+    rel = [p.relative_to(demo_home.landing).as_posix() for p in files]
     text_days = sorted(re.search(r"meascom-(\d{4}-\d\d-\d\d)", r).group(1) for r in rel if "/meascom/" in r)
     # two systems x the 9 Wednesdays of 2026-01-05 .. 2026-03-05 as text
     assert len(text_days) == 18
@@ -329,23 +323,25 @@ def test_demo_spreads_the_forms_over_the_days(demo_landing):
     assert sum(p.stat().st_size for p in files) < 60e6  # small enough for a quick demo build
 
 
-def test_demo_loads_every_record_it_generates(demo_landing):
-    home, files, results = demo_landing
-    assert len(results) == len(files)
-    assert [m for r in results if not r.ok for m in r.messages] == []
-    con = duckdb.connect(str(home.db_path), read_only=True)
+@pytest.mark.slow
+def test_demo_loads_every_record_it_generates(demo_home):
+    con = warehouse.connect_serving(demo_home)
+    loaded = con.execute(
+        "select status, count(*) from raw.ingest_files where path like '%/landing/measure/%' group by all"
+    ).fetchall()
+    assert loaded == [("loaded", len(_demo_files(demo_home)))]
     hours = con.execute(
         "select system_name, count(distinct from_timestamp), count(*) from raw.measure_cpu group by all order by all"
     ).fetchall()
     assert hours == [("\\DEV1", 60 * 24, 60 * 24 * 4), ("\\PROD1", 60 * 24, 60 * 24 * 8)]
     forms = dict(con.execute("select source_form, count(*) from raw.measure_cpu group by all").fetchall())
-    # 9 Wednesdays per system in text; of the 51 other days, \\PROD1 has 27 binary (weeks 1, 3, 5, 7 and the
-    # 3 days of week 9) and 24 CSV, \\DEV1 the other way round
+    # 9 Wednesdays per system in text; of the 51 other days, PROD1 has 27 binary (weeks 1, 3, 5, 7 and the
+    # 3 days of week 9) and 24 CSV, DEV1 the other way round
     assert forms == {"meascom": 9 * 24 * (8 + 4), "binary": 27 * 24 * 8 + 24 * 24 * 4, "csv": 24 * 24 * 8 + 27 * 24 * 4}
     # and every record of every table is there
     expected = dict.fromkeys(TABLES, 0)
     for spec in measure.DEMO_SYSTEMS:
-        model = MeasureModel(replace(spec, seed=1986))
+        model = MeasureModel(replace(spec, seed=1986))  # conftest's DEMO_SEED
         for day in spec.dates():
             for table, columns in model.day_columns(day).items():
                 expected[table] += len(columns["cpu_num"])

@@ -207,6 +207,17 @@ def test_mangled_counter_line_rejects_its_block_only(tmp_path):
     assert rows["measure_line"][0]["read_busy_time"] == 37_885_360  # the block after the bad one is intact
 
 
+def test_each_bad_block_is_rejected_with_its_own_text(tmp_path):
+    text = _three_entities().replace("Cpu-Qtime 0.04 #", "Cpu-Qtime 0.04 ##").replace("Reads 12.08", "Reads 12,08")
+    lines = text.splitlines(keepends=True)
+    rows, ctx, _ = parse(write(tmp_path, text))
+    assert list(rows) == ["measure_process"] and ctx.records_read == 3
+    assert [(r.line, r.record_ordinal) for r in ctx.rejects] == [(1, 0), (34, 2)]
+    assert [r.raw.decode() for r in ctx.rejects] == ["".join(lines[:16]), "".join(lines[33:])]
+    assert ctx.rejects[0].reason == "CPU block at line 1 rejected: line 5: expected Cpu-Qtime <number> [unit], found '##'"
+    assert ctx.rejects[1].reason == "LINE block at line 34 rejected: line 39: expected Reads <number> [unit], found '12,08'"
+
+
 @pytest.mark.parametrize(
     "bad, found",
     [
@@ -240,6 +251,31 @@ def test_bad_userdef_line_rejects_that_counter_only(tmp_path):
     assert len(rows["measure_userdef"]) == 7 and ctx.records_read == 8
     assert ctx.rejects[0].line == 7 and ctx.rejects[0].raw == b"TIMEPER 87.48 % Bsy 0\n"
     assert "line 7: expected TIMEPER <number> [unit] <Accum|Busy|Queue|...> <index>" in ctx.rejects[0].reason
+
+
+@pytest.mark.parametrize(
+    "good, bad",
+    [
+        ("TIMEPER 87.48 % Busy 0", "TIMEPER 87.48 % Busy 99999999999"),  # index beyond INTEGER
+        ("WAITING 0.87 # Max 1 # Queue 0", "WAITING 0.87 # Max 99999999999999999999 # Queue 0"),
+        ("WAITING 0.87 # Max 1 # Queue 0", "WAITING 0.87 # Max 1 # Busy 0"),  # Max only for queues
+        ("TRANSACTIONS 0.28 Accum 1", "TRANSACTIONS 0.28 % Accum 1"),  # no percent for a count
+    ],
+)
+def test_userdef_lines_out_of_range_or_shape_are_rejected(tmp_path, good, bad):
+    text = (FIXTURES / "userdef_rate_on_off.txt").read_text().replace(good, bad, 1)
+    rows, ctx, _ = parse(write(tmp_path, text))
+    assert len(rows["measure_userdef"]) == 7 and ctx.records_read == 8
+    assert ctx.rejects[0].raw.decode() == bad + "\n"
+
+
+def test_a_mangled_duration_rejects_the_block(tmp_path):
+    text = (FIXTURES / "cpu_rate_on.txt").read_text().replace("For 43.6 Seconds", "For 9999999999.9 Hours")
+    rows, ctx, _ = parse(write(tmp_path, text))
+    assert rows == {} and ctx.rejects[0].line == 1
+    assert "line 3: expected 'Local System \\NAME From <d Mon yyyy>, <hh:mm:ss> For <n.n> Seconds|Minutes|Hours'" in (
+        ctx.rejects[0].reason
+    )
 
 
 def test_ingest_names_file_and_line_and_keeps_accounts(tmp_path):
@@ -278,11 +314,19 @@ def test_a_list_run_twice_lands_twice(tmp_path):
 
 
 def test_listing_of_an_entity_not_parsed_is_kept_verbatim(tmp_path):
-    terminal = "16+ LIST TERMINAL *\nTerminal $X25TAH.#T1 Logical Device 171\nLocal System \\COWBOY From 7 Feb 1997, 10:23:51 For 44.3 Seconds\nRequests 6.03 Reads 2.00\n"
+    terminal = (
+        "16+ LIST TERMINAL *\n"
+        "Terminal $X25TAH.#T1 Logical Device 171\n"
+        "Local System \\COWBOY From 7 Feb 1997, 10:23:51 For 44.3 Seconds\n"
+        "Requests 6.03 Reads 2.00\n"
+    )
     text = terminal + "17+ LIST LINE *\n" + (FIXTURES / "line_rate_on.txt").read_text()
     rows, ctx, batches = parse(write(tmp_path, text))
     assert rows["measure_unparsed"] == [
-        {"record_ordinal": 0, "source_form": "meascom", "entity": "TERMINAL", "line_number": 2, "raw_text": "".join(terminal.splitlines(True)[1:])}
+        {
+            "record_ordinal": 0, "source_form": "meascom", "entity": "TERMINAL", "line_number": 2,
+            "raw_text": "".join(terminal.splitlines(True)[1:]),
+        }
     ]
     assert [r["record_ordinal"] for r in rows["measure_line"]] == [1]
     assert {b.table: b.skipped for b in batches} == {"measure_unparsed": True, "measure_line": False}
@@ -315,7 +359,10 @@ DELTA = 10_000_000  # 10 s: every value below prints exactly, RATE ON and RATE O
 
 
 def _head(**ids) -> dict:
-    return {"system_name": "\\TAHITI", "from_timestamp": FROM, "to_timestamp": FROM + timedelta(seconds=10), "delta_time": DELTA, **ids}
+    return {
+        "system_name": "\\TAHITI", "from_timestamp": FROM, "to_timestamp": FROM + timedelta(seconds=10),
+        "delta_time": DELTA, **ids,
+    }
 
 
 EXACT_RECORDS = {
@@ -442,7 +489,8 @@ def _random_records(rng: random.Random, n: int) -> list[dict]:
         rec = _head(cpu_num=i, cpu_type=2, memory_pages=8192, pcbs=1800, delta_time=delta)
         for row in LAYOUTS["cpu"]:
             for label, kind in row:
-                scale = {BUSY: delta, QUEUE: delta * 3, MAX: 50, SNAP: 90_000_000, INC: 2_000 * delta // 1_000_000, RESP: 0}[kind]
+                # up to: 100 % busy, 3 queued, 2,000 events/s, and what fits 10 characters
+                scale = {BUSY: delta, QUEUE: delta * 3, MAX: 50, SNAP: 90_000_000, INC: 2_000 * delta // 10**6, RESP: 0}[kind]
                 rec[column_of(label)] = rng.randrange(0, scale + 1) if rng.random() < 0.8 else 0
         rec["response_time"] = rec["transactions"] * rng.randrange(1_000, 900_000)
         records.append(rec)
@@ -468,7 +516,8 @@ def test_rate_on_and_rate_off_renderings_agree_within_printed_precision(tmp_path
                 column = column_of(label)
                 truth = record[column]
                 # RATE OFF: counts exact (they fit in 10 characters), times to half their last printed digit
-                assert abs(b[column] - truth) <= (_half_time_step(truth) if kind in (BUSY, QUEUE, RESP) else 0), (column, truth, b[column])
+                off_tolerance = _half_time_step(truth) if kind in (BUSY, QUEUE, RESP) else 0
+                assert abs(b[column] - truth) <= off_tolerance, (column, truth, b[column])
                 # RATE ON: half a unit of the last printed digit, times DELTA-TIME
                 if kind == BUSY:
                     tolerance = 0.005 / 100 * record["delta_time"]

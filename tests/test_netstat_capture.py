@@ -113,3 +113,11 @@ def test_loader_accounting_rejects_and_idempotent_reingest(tmp_path):
     assert line == f.read_text().splitlines().index("segments: lots") + 1 == 87
     assert "expected a section title such as 'Tcp:' at column 0, found 'segments: lots'" in reason
     assert raw.decode().startswith("Ip:\n")  # the whole capture is kept for diagnosis
+
+
+def test_windows_line_ends_read_the_same(tmp_path):
+    f = tmp_path / "netstat_s_crlf.log"
+    f.write_bytes((LINUX / "netstat_s.log").read_bytes().replace(b"\n", b"\r\n"))
+    _, ctx, rows = parse_file(f)
+    _, _, expected = parse_file(LINUX / "netstat_s.log")
+    assert not ctx.rejects and rows == expected

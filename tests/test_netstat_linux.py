@@ -120,3 +120,14 @@ def test_netstat_i_matches_jc_on_centos(shared_dir, tmp_path):
         got = values(rows, entity=expected["iface"])
         assert {jc: got[ours] for jc, ours in names.items()} == {jc: expected[jc] for jc in names}
     assert len({r["entity"] for r in rows}) == 3
+
+
+def test_a_label_differing_only_in_its_digits_is_not_read_with_the_other_layout(tmp_path):
+    f = tmp_path / "web01.log"
+    other = REAL_S.replace("InType3: 1", "InType8: 1")  # the same text once digits are removed
+    f.write_text("".join(f"# captured: 2026-01-05T10:0{k}:00 host: web01\n{text}"
+                         for k, text in enumerate([REAL_S, REAL_S, other])))
+    _, ctx, rows = parse_file(f)
+    assert not ctx.rejects
+    assert [sorted(n for n in values(rows, k) if n.startswith("icmpmsg")) for k in range(3)] == [
+        ["icmpmsg_in_type3"], ["icmpmsg_in_type3"], ["icmpmsg_in_type8"]]

@@ -196,3 +196,22 @@ def test_generated_captures_load_without_rejects(tmp_path):
     assert len({r["captured_at"] for r in rows}) == 6  # every four hours for a day
     again = commands.generate(tmp_path / "again", dt.date(2026, 1, 5), 1, 240, seed=7)
     assert [f.read_bytes() for f in again] == [f.read_bytes() for f in files]
+
+
+@pytest.mark.slow
+def test_demo_warehouse_shows_the_planted_incidents(demo_home):
+    con = duckdb.connect(str(demo_home.serving_path), read_only=True)
+    try:
+        incidents = set(con.execute(
+            "select rule_id, host, cast(interval_end as date) from marts.rpt_network_threshold_violations"
+        ).fetchall())
+        reboot = con.execute(
+            "select count(*) from marts.fct_tcpip_interval where host = 'web01' "
+            "and interval_start < '2026-01-25 08:00' and interval_end >= '2026-01-25 08:00'"
+        ).fetchone()
+    finally:
+        con.close()
+    day = lambda n: commands.DEMO_START + dt.timedelta(days=n)  # noqa: E731
+    assert {("AIX-M-01", "aix01", day(12)), ("VSE-R1", "VSE1", day(15)), ("NET-TCP-01", "web01", day(33)),
+            ("SNA-R03", "aix01", day(41)), ("VTAM-02", "SYSA", day(50)), ("VM-POOL-01", "VM1", day(45))} <= incidents
+    assert reboot == (0,)  # the interval across web01's reboot is left out, not negative

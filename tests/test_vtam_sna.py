@@ -96,6 +96,17 @@ def test_bfruse_in_the_hardcopy_log_time_system_tail_and_short_format():
     assert "cont_threshold" not in values(rows, 1, entity="BS00")  # *NA*
 
 
+def test_bfruse_other_jobs_messages_between_the_display_lines_are_skipped(tmp_path):
+    lines = (VTAM / "zos1_syslog_bfruse.txt").read_text().splitlines(keepends=True)
+    other = "N 0000000 SYSA     26005 10:00:00.06 STC00057 00000090  IST663I INIT OTHER REQUEST FAILED, SENSE=08570002\n"
+    f = tmp_path / "syslog.txt"
+    f.write_text("".join(lines[:6] + [other] + lines[6:]))
+    _, ctx, rows = parse_file(f)
+    _, _, expected = parse_file(VTAM / "zos1_syslog_bfruse.txt")
+    assert not ctx.rejects
+    assert [{**r, "line_number": None} for r in rows] == [{**r, "line_number": None} for r in expected]
+
+
 def test_bfruse_garbage_inside_a_display_is_rejected(tmp_path):
     text = (VTAM / "zos1_bfruse_complete_pools.txt").read_text()
     f = tmp_path / "bfruse.log"

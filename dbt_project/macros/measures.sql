@@ -25,3 +25,8 @@
                'cpu_busy_pct_max', 'cpu_busy_pct_min', 'pqlen_avg', 'pqlen_max', 'vsems_per_s_max',
                'ready_busy_ratio_avg']) }}
 {% endmacro %}
+
+{#- What a `busy_process` rule may compare in rpt_busy_process. -#}
+{% macro busy_process_metrics() %}
+    {{ return(['cpu_busy_s', 'priority', 'run_time_s', 'cpu_busy_pct', 'io_per_s']) }}
+{% endmacro %}

@@ -26,8 +26,11 @@ produced and a rejected capture counts one (one ``raw.rejects`` row holding the 
 at the line that made it unreadable). A capture is loaded whole or rejected whole: a snapshot with
 some counters missing would make wrong rates.
 
-Rows are built column-wise with dictionary-encoded strings (labels repeat in every capture) and
-streamed in batches of about ``BATCH_ROWS``; see docs/commands_raw_contract.md for the columns.
+Speed. The file is read in blocks cut where a ``# captured:`` line starts, never whole. A parser may
+read a collector log's repeated captures in bulk (``shape_of``/``load_group``: a capture whose text
+equals an earlier one's apart from its numbers). Rows are built column-wise with dictionary-encoded
+strings (labels repeat in every capture) and streamed in batches of about ``BATCH_ROWS``; see
+docs/commands_raw_contract.md for the columns.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ READ_BLOCK = 4 << 20
 HEADER_RE = re.compile(
     r"^#[ \t]*captured:[ \t]*(?P<ts>\S+)(?:[ \t]+host:[ \t]*(?P<host>\S+))?[ \t]*$", re.IGNORECASE
 )
-HEADER_START_RE = re.compile(r"^#[ \t]*captured:", re.IGNORECASE | re.MULTILINE)
+HEADER_START_B = re.compile(rb"#[ \t]*captured:", re.IGNORECASE)
 FILE_NAME_RE = re.compile(r"^(?P<host>[^_].*?)__(?P<command>.+?)__(?P<ts>\d{8}T\d{6})(?:\.[A-Za-z0-9]+)*$")
 
 HOW_TO_FIX = (
@@ -156,8 +159,8 @@ class CounterSink:
 
     def _reset(self) -> None:
         self.parts: list[tuple[Layout, Capture, int, int, int]] = []  # layout, capture, host, command, format ids
-        # values in runs: floats (None for text rows) or the digits as printed, converted by Arrow at flush
-        self.value_runs: list[tuple[bool, list]] = []
+        # values in runs: lists of floats (None for text rows) from add(), arrays from add_group()
+        self.value_runs: list[list[float | None] | np.ndarray] = []
         self.texts: list[str | None] = []
         self.rows = 0
 
@@ -197,20 +200,28 @@ class CounterSink:
         )
 
     def add(self, cap: Capture, command: str, source_format: str, layout: Layout,
-            values: Sequence[float | None] | Sequence[bytes], texts: Sequence[str | None] | None = None,
-            *, digits: bool = False) -> int:
-        """One capture's rows; ``values`` are floats, or with ``digits`` the numbers as printed (b'54204')."""
+            values: Sequence[float | None], texts: Sequence[str | None] | None = None) -> int:
         self.parts.append((
             layout, cap, self.intern("host", cap.host), self.intern("command", command),
             self.intern("source_format", source_format),
         ))
-        if self.value_runs and self.value_runs[-1][0] == digits:
-            self.value_runs[-1][1].extend(values)
+        if self.value_runs and isinstance(self.value_runs[-1], list):
+            self.value_runs[-1].extend(values)
         else:
-            self.value_runs.append((digits, list(values)))
+            self.value_runs.append(list(values))
         self.texts.extend(layout.no_text if texts is None else texts)
         self.rows += layout.size
         return layout.size
+
+    def add_group(self, caps: Sequence[Capture], command: str, source_format: str, layout: Layout,
+                  values: np.ndarray) -> int:
+        """Captures of one layout at once, ``values`` their numbers capture after capture (no text)."""
+        command_id, format_id = self.intern("command", command), self.intern("source_format", source_format)
+        self.parts.extend((layout, cap, self.intern("host", cap.host), command_id, format_id) for cap in caps)
+        self.value_runs.append(values)
+        self.texts.extend([None] * len(values))
+        self.rows += len(values)
+        return len(values)
 
     def full(self) -> bool:
         return self.rows >= BATCH_ROWS
@@ -242,10 +253,7 @@ class CounterSink:
         }
         for col in STRING_COLUMNS:
             columns[col] = self._dict_column(col, np.concatenate([lay.columns[col] for lay in layouts]))
-        columns["value"] = pa.concat_arrays([
-            pa.array(run, pa.binary()).cast(pa.string()).cast(pa.float64()) if digits else pa.array(run, pa.float64())
-            for digits, run in self.value_runs
-        ])
+        columns["value"] = pa.concat_arrays([pa.array(run, pa.float64()) for run in self.value_runs])
         columns["text_value"] = pa.array(self.texts, pa.string())
         columns["captured_at"] = pa.array(stamps, pa.timestamp("us"))
         columns["utc_offset_s"] = pa.array(
@@ -268,63 +276,88 @@ def _epoch_us(stamp: dt.datetime) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def iter_segments(path: Path) -> Iterator[tuple[str, int, int, str | None]]:
-    """(text, header line, first text line, header line text) per '# captured:' segment, streaming.
+@dataclass
+class Segment:
+    """A ``# captured:`` segment (or a file without such lines) as a slice of the block that holds it."""
 
-    Text before the first header (when not blank) is a segment of its own without a header. The file
-    is read in blocks so a log of any size is never held in memory at once.
-    """
-    line_no = 1  # line number of the first line of `pending`
-    pending = ""
-    header: str | None = None
-    header_line = 1
+    block: bytes
+    start: int  # first byte after the header line
+    end: int
+    header: str | None
+    header_line: int
+    first_line: int
+
+    def text(self) -> str:
+        text = self.block[self.start:self.end].decode("utf-8", "replace")
+        return text.replace("\r\n", "\n") if "\r" in text else text
+
+
+def iter_blocks(path: Path) -> Iterator[tuple[bytes, list[Segment]]]:
+    """The file in blocks of about READ_BLOCK bytes cut where a ``# captured:`` line starts, with the
+    segments of each; a log of any size is never held in memory at once. Text before the first header
+    (when not blank) is a segment without a header."""
+    line_no = 1
+    carry = b""
     with path.open("rb") as f:
-        tail = b""
         while True:
-            block = f.read(READ_BLOCK)
-            eof = not block
-            data = tail + block
-            if not eof:
-                cut = data.rfind(b"\n") + 1
-                data, tail = data[:cut], data[cut:]
-            text = data.decode("utf-8", "replace")
-            if "\r" in text:
-                text = text.replace("\r\n", "\n")
-            scan_from = len(pending)  # headers are whole lines, so only the new text can hold new ones
-            pending += text
-            pos = 0
-            for start in _header_starts(pending, scan_from):
-                if start > pos or header is not None:
-                    yield from _segment(pending[pos:start], header, header_line, line_no)
-                line_no += pending.count("\n", pos, start)
-                end = pending.find("\n", start)
-                end = len(pending) if end < 0 else end
-                header, header_line = pending[start:end], line_no
-                line_no += 1
-                pos = end + 1
-            # keep the unfinished segment; everything before its header has been yielded
-            if pos:
-                pending = pending[pos:]
+            data = f.read(READ_BLOCK)
+            eof = not data
+            buf = carry + data
             if eof:
-                yield from _segment(pending, header, header_line, line_no)
+                carry = b""
+            else:
+                cut = _last_header_start(buf)
+                if cut <= 0:  # no complete segment yet: a long capture, or a file without headers
+                    carry = buf
+                    continue
+                buf, carry = buf[:cut], buf[cut:]
+            segments = []
+            starts = list(_header_starts(buf))
+            if not starts or starts[0] > 0:
+                end = starts[0] if starts else len(buf)
+                if buf[:end].strip():
+                    segments.append(Segment(buf, 0, end, None, line_no, line_no))
+            counted, lines_before = 0, 0
+            for k, start in enumerate(starts):
+                lines_before += buf.count(b"\n", counted, start)  # counted piece by piece: linear
+                counted = start
+                header_line = line_no + lines_before
+                stop = buf.find(b"\n", start)
+                stop = len(buf) if stop < 0 else stop
+                end = starts[k + 1] if k + 1 < len(starts) else len(buf)
+                header = buf[start:stop].decode("utf-8", "replace").rstrip("\r")
+                segments.append(Segment(buf, min(stop + 1, end), end, header, header_line, header_line + 1))
+            line_no += buf.count(b"\n")
+            yield buf, segments
+            if eof:
                 return
 
 
-def _header_starts(text: str, scan_from: int) -> Iterator[int]:
-    """Offsets of the '# captured:' lines at or after scan_from (str.find: far faster than a regex scan)."""
-    if scan_from == 0 and HEADER_START_RE.match(text):
+def iter_segments(path: Path) -> Iterator[tuple[str, int, int, str | None]]:
+    """(text, header line, first text line, header line text) per segment, streaming: for parsers
+    that read the capture convention without the counter machinery (e.g. benchmark outputs)."""
+    for _, segments in iter_blocks(path):
+        for seg in segments:
+            yield seg.text(), seg.header_line, seg.first_line, seg.header
+
+
+def _header_starts(buf: bytes) -> Iterator[int]:
+    """Offsets of the '# captured:' lines (bytes.find: far faster than a regex scan of the text)."""
+    if HEADER_START_B.match(buf):
         yield 0
-    at = max(scan_from - 1, 0)
-    while (at := text.find("\n#", at)) >= 0:
+    at = 0
+    while (at := buf.find(b"\n#", at)) >= 0:
         at += 1
-        if HEADER_START_RE.match(text, at):
+        if HEADER_START_B.match(buf, at):
             yield at
 
 
-def _segment(text: str, header: str | None, header_line: int, first_line: int):
-    if header is None and not text.strip():
-        return
-    yield text, (header_line if header is not None else first_line), first_line, header
+def _last_header_start(buf: bytes) -> int:
+    at = len(buf)
+    while (at := buf.rfind(b"\n#", 0, at)) >= 0:
+        if HEADER_START_B.match(buf, at + 1):
+            return at + 1
+    return 0
 
 
 class CommandParser:
@@ -361,10 +394,15 @@ class CommandParser:
     def parse_capture(self, cap: Capture) -> list[Counter]:
         raise NotImplementedError
 
-    def fast_load(self, cap: Capture, sink: CounterSink) -> int | None:
-        """Rows added, when the capture is known to be this command's output from an earlier one with
-        the same text apart from its numbers (a collector log); None to read it the ordinary way."""
+    def shape_of(self, segment: Segment, sink: CounterSink):
+        """For a parser that can read a log's repeated captures in bulk: the known shape of this
+        segment's text (the same text as an earlier capture apart from its numbers), else None."""
         return None
+
+    def load_group(self, block: bytes, group: list, sink: CounterSink) -> tuple[int, list]:
+        """Load [(segment, capture, shape)...] of one block in bulk: (rows added, [(segment, capture)
+        that must be read the ordinary way])."""
+        raise NotImplementedError
 
     def load_capture(self, cap: Capture, sink: CounterSink) -> int:
         """Parse one capture into the sink; returns the rows added."""
@@ -377,62 +415,97 @@ class CommandParser:
     # -- per file ----------------------------------------------------------------------------------------
 
     def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]:
-        name_host, name_time = file_name_info(path.name)
-        sink = CounterSink(self.format)
-        ordinal = 0
-        timed = 0
-        untimed: list[str] = []
-        for text, header_line, first_line, header in iter_segments(path):
-            base = Capture(ordinal, text, first_line, header_line, name_host, name_time)
-            if header is not None:
-                try:
-                    _apply_header(base, header)
-                except CaptureError as e:
-                    ctx.read()
-                    ctx.reject(f"{e}; {HOW_TO_FIX}", header + "\n" + text, line=e.line, record_ordinal=ordinal)
-                    ordinal += 1
-                    continue
-            if header is not None and base.captured_at is not None and base.host is not None:
-                added = self.fast_load(base, sink)
-                if added is not None:
-                    ctx.read(added)
-                    timed += 1
-                    ordinal += 1
-                    if sink.full():
-                        yield sink.flush()
-                    continue
-            parser = self if header is None or self.matches(_content_lines(base)) else _parser_for(base)
-            if parser is None:
-                ctx.read()
-                ctx.reject(
-                    f"capture at line {header_line}: unknown command output: the text matches none of the "
-                    f"command formats ({', '.join(p.format for p in command_parsers())})",
-                    text, line=header_line, record_ordinal=ordinal,
-                )
-                ordinal += 1
-                continue
-            for cap in parser.split(base):
-                cap.ordinal = ordinal
-                ordinal += 1
-                try:
-                    ctx.read(parser.load_capture(cap, sink))
-                    timed += 1
-                except CaptureError as e:
-                    ctx.read()
-                    if isinstance(e, MissingTimeError):
-                        untimed.append(str(e))
-                    where = e.line if e.line is not None else cap.header_line
-                    ctx.reject(
-                        f"capture {cap.ordinal} (line {cap.header_line}): line {where}: {e}",
-                        cap.text, line=where, record_ordinal=cap.ordinal,
-                    )
-                if sink.full():
-                    yield sink.flush()
-        if untimed and not timed:
-            raise FormatError(f"{untimed[0]}; no capture in the file has a time and host: {HOW_TO_FIX}", line=1)
-        batch = sink.flush()
+        run = _FileRun(self, path, ctx)
+        for block, segments in iter_blocks(path):
+            yield from run.block(block, segments)
+        if run.untimed and not run.timed:
+            raise FormatError(f"{run.untimed[0]}; no capture in the file has a time and host: {HOW_TO_FIX}", line=1)
+        batch = run.sink.flush()
         if batch is not None:
             yield batch
+
+
+class _FileRun:
+    """The state of one file's parse: its sink, the next record ordinal, which captures had a time."""
+
+    def __init__(self, parser: CommandParser, path: Path, ctx: ParseContext):
+        self.parser = parser
+        self.ctx = ctx
+        self.name_host, self.name_time = file_name_info(path.name)
+        self.sink = CounterSink(parser.format)
+        self.ordinal = 0
+        self.timed = 0
+        self.untimed: list[str] = []
+
+    def block(self, block: bytes, segments: list[Segment]) -> Iterator[Batch]:
+        group: list = []  # consecutive captures the parser reads in bulk
+        for seg in segments:
+            cap = Capture(self.ordinal, "", seg.first_line, seg.header_line, self.name_host, self.name_time)
+            if seg.header is not None:
+                try:
+                    _apply_header(cap, seg.header)
+                except CaptureError as e:
+                    yield from self._group(block, group)
+                    self.ctx.read()
+                    self.ctx.reject(f"{e}; {HOW_TO_FIX}", seg.header + "\n" + seg.text(), line=e.line,
+                                    record_ordinal=self.ordinal)
+                    self.ordinal += 1
+                    continue
+                if cap.captured_at is not None and cap.host is not None:
+                    shape = self.parser.shape_of(seg, self.sink)
+                    if shape is not None:
+                        group.append((seg, cap, shape))
+                        self.ordinal += 1
+                        continue
+            yield from self._group(block, group)
+            cap.text = seg.text()
+            yield from self._segment(cap, seg.header)
+        yield from self._group(block, group)
+
+    def _group(self, block: bytes, group: list) -> Iterator[Batch]:
+        if not group:
+            return
+        added, slow = self.parser.load_group(block, group, self.sink)
+        self.ctx.read(added)
+        self.timed += len(group) - len(slow)
+        for seg, cap in slow:
+            cap.text = seg.text()
+            self._load(self.parser, cap)
+        group.clear()
+        if self.sink.full():
+            yield self.sink.flush()
+
+    def _segment(self, base: Capture, header: str | None) -> Iterator[Batch]:
+        parser = self.parser if header is None or self.parser.matches(_content_lines(base)) else _parser_for(base)
+        if parser is None:
+            self.ctx.read()
+            self.ctx.reject(
+                f"capture at line {base.header_line}: unknown command output: the text matches none of the "
+                f"command formats ({', '.join(p.format for p in command_parsers())})",
+                base.text, line=base.header_line, record_ordinal=self.ordinal,
+            )
+            self.ordinal += 1
+            return
+        for cap in parser.split(base):
+            cap.ordinal = self.ordinal
+            self.ordinal += 1
+            self._load(parser, cap)
+            if self.sink.full():
+                yield self.sink.flush()
+
+    def _load(self, parser: CommandParser, cap: Capture) -> None:
+        try:
+            self.ctx.read(parser.load_capture(cap, self.sink))
+            self.timed += 1
+        except CaptureError as e:
+            self.ctx.read()
+            if isinstance(e, MissingTimeError):
+                self.untimed.append(str(e))
+            where = e.line if e.line is not None else cap.header_line
+            self.ctx.reject(
+                f"capture {cap.ordinal} (line {cap.header_line}): line {where}: {e}",
+                cap.text, line=where, record_ordinal=cap.ordinal,
+            )
 
 
 class MissingTimeError(CaptureError):
@@ -485,11 +558,6 @@ def is_noise(line: str) -> bool:
     """Blank lines, '#' comments and the shell prompt echoing the command: no part of any output."""
     stripped = line.strip()
     return not stripped or stripped[0] == "#" or PROMPT_RE.match(stripped) is not None
-
-
-def number(text: str) -> float:
-    """A printed integer or decimal, thousands separators allowed ('1,234', '12.5')."""
-    return float(text.replace(",", ""))
 
 
 @lru_cache(maxsize=65536)

@@ -206,8 +206,7 @@ class Processes:
 
 @dataclass
 class Inventory:
-    cpu_target: np.ndarray  # weekday peak-hour busy fraction each CPU is built to reach at the start
-    saturated: np.ndarray  # bool per CPU
+    saturated: np.ndarray  # bool per CPU: built to run past the 70 % BUSY threshold at peak
     intr_frac: np.ndarray
     memory_pages: int
     pcbs: int
@@ -265,6 +264,7 @@ class MeasureModel:
         candidates = np.arange(1, s.cpus) if s.cpus > 1 else np.arange(s.cpus)
         saturated = np.zeros(s.cpus, bool)
         saturated[rng.choice(candidates, size=min(n_sat, len(candidates)), replace=False)] = True
+        # weekday peak-hour busy fraction each CPU is built to reach at the start
         cpu_target = np.where(saturated, rng.uniform(0.80, 0.88, s.cpus), rng.uniform(0.36, 0.58, s.cpus))
         intr_frac = rng.uniform(0.10, 0.16, s.cpus)
         intr_frac[0] = 0.20
@@ -283,7 +283,6 @@ class MeasureModel:
         procs = self._processes(rng, saturated, cpu_target, intr_frac, disc_names, disc_cpu, disc_pin,
                                 line_names, line_cpu, line_pin)
         inv = Inventory(
-            cpu_target=cpu_target,
             saturated=saturated,
             intr_frac=intr_frac,
             memory_pages=32_768,

@@ -7,15 +7,15 @@ Every capture is printed in the real layout of its command (the same layouts the
 show), with counters that grow with a daily load curve (office hours, quiet nights and weekends):
 
 * ``web01`` (Linux): ``netstat -s`` and ``netstat -i``; rebooted on day 20 (every counter restarts),
-  and a flaky link on days 33-34 from 10:00 to 16:00 (4 % of segments retransmitted);
+  and a flaky link on days 33-34 from 10:00 to 16:00 (4 % of segments retransmitted, receive errors);
 * ``aix01`` (AIX with CS/AIX): ``netstat -m``, ``netstat -v`` and both snaadmin queries; mbuf requests
-  fail at the peak of day 12, STREAMS buffers get tight (throttle_status above 30) at busy peaks and
-  CONGESTED at the peak of day 41;
+  fail at the peak of day 12, CRC errors on day 26, STREAMS buffers get tight (throttle_status above
+  30) at the busiest peaks and CONGESTED at the peak of day 41;
 * ``VSE1`` (TCP/IP for VSE): QUERY STATS and QUERY ISTATS on one console log; Non-IP frames arrive
-  on day 15, TCP/IP is restarted on day 30;
-* ``SYSA`` (z/OS): D NET,BFRUSE in the hardcopy log (the IO00 pool near full at peaks) and NETSTAT
-  STATS of stack TCPCS;
-* ``VM1`` (VM TCP/IP): NETSTAT POOLSIZE every six hours.
+  on day 15, inbound connections are refused on day 25, TCP/IP is restarted on day 30;
+* ``SYSA`` (z/OS): D NET,BFRUSE in the hardcopy log (a transfer surge on day 50 fills and expands the
+  IO00 pool) and NETSTAT STATS of stack TCPCS;
+* ``VM1`` (VM TCP/IP): NETSTAT POOLSIZE every six hours; the data buffers run low on day 45.
 
 Captures are appended to one log per host, command and month, each after a ``# captured: <time>
 host: <name>`` line, except the z/OS hardcopy log whose lines carry their own time stamps.
@@ -169,8 +169,9 @@ class LinuxHost:
             seconds = (t - self.reboot).total_seconds()
         segments = self.peak_segments_per_s * load_factor(t) * self.rng.uniform(0.9, 1.1)
         rates = {k: v * segments for k, v in LINUX_RATIOS.items()}
-        rates["tcp_retrans_segs"] = rates["tcp_out_segs"] * self.retrans_ratio(t, start)
-        rates["rx_err"] = 0.00001 * segments
+        ratio = self.retrans_ratio(t, start)
+        rates["tcp_retrans_segs"] = rates["tcp_out_segs"] * ratio
+        rates["rx_err"] = 0.001 * segments if ratio > 0.01 else 0.0  # the flaky link also corrupts frames
         rates["lo"] = 3.0
         self.c.advance(rates, seconds)
         self.established = int(5 + 60 * load_factor(t) * self.rng.uniform(0.8, 1.2))
@@ -218,10 +219,10 @@ class AixHost:
             rates["failed_256"] = 0.01
             rates["failed_2048"] = 0.004
         rates.update(tx_packets=900 * load, rx_packets=1100 * load, tx_bytes=900 * load * 700,
-                     rx_bytes=1100 * load * 420, rx_crc=0.00002 * load)
+                     rx_bytes=1100 * load * 420, rx_crc=0.05 if day == 26 and peak else 0.0)
         self.c.advance(rates, seconds)
         self.load = load
-        self.throttle = 30 + (max(0.0, load - 0.9) * 400 if peak else 0)
+        self.throttle = 30 + (max(0.0, load - 0.95) * 200 if peak else 0)
         if day == 41 and peak:
             self.throttle = 85.0
         self.inuse = {s: int(30 + 900 * load * 256 / s * self.rng.uniform(0.9, 1.1)) for s in AIX_SIZES}
@@ -305,7 +306,8 @@ class VseHost:
         self.c.advance({
             "rx_blocks": datagrams * 1.01, "rx_datagrams": datagrams, "rx_misrouted": datagrams * 0.0002,
             "rx_non_ip": 0.05 if day == 15 else 0.0, "tx_blocks": datagrams * 0.9, "tx_datagrams": datagrams * 0.9,
-            "tcp_inbound_rejections": 0.0004 * load, "ftp_files_sent": 0.002 * load, "ftp_files_received": 0.0005 * load,
+            "tcp_inbound_rejections": 0.01 if day == 25 else 0.0,
+            "ftp_files_sent": 0.002 * load, "ftp_files_received": 0.0005 * load,
             "ftp_bytes_sent": 900 * load, "ftp_bytes_received": 80 * load, "telnet_bytes_sent": 7000 * load,
             "telnet_bytes_received": 400 * load, "tcp_bytes_sent": 8000 * load, "tcp_bytes_received": 500 * load,
             "dispatches": 40 * load, "complete": 0.02 * load,
@@ -359,15 +361,16 @@ class ZosHost:
 
     def step(self, t: dt.datetime, seconds: float, start: dt.date) -> None:
         load = load_factor(t) * self.rng.uniform(0.9, 1.1)
+        surge = (t.date() - start).days == 50 and 11 <= t.hour <= 15  # a batch of file transfers
         self.load = load
-        self.io_used = int(250 * load)
+        self.io_used = int(200 * load + (110 if surge else 0))
         self.c.advance({"in": 800 * load, "out": 700 * load, "retrans": 700 * load * 0.004,
                         "active": 2 * load, "passive": 6 * load, "rsts": 0.5 * load, "udp_in": 30 * load,
                         "udp_out": 29 * load, "ip_in": 850 * load,
-                        "times_exp": 0.0004 if load > 0.85 else 0.0}, seconds)
+                        "times_exp": 0.0002 if surge else 0.0}, seconds)
 
     def bfruse(self, t: dt.datetime, mlid: int) -> list[str]:
-        total = 275 if self.io_used > 220 else 220
+        total = 355 if self.io_used > 280 else 300  # the pool expands by 55 buffers when short
         avail = total - self.io_used
         julian = f"{t.year % 100:02d}{t.timetuple().tm_yday:03d}"
         prefix = f" SYSA     {julian} {t:%H:%M:%S}"
@@ -415,15 +418,17 @@ class ZosHost:
         )
 
 
-def vm_poolsize(load: float) -> str:
-    pools = [("ACB", 1000, 7, 100), ("CCB", 150, 30, 10), ("Dat buf", 160, 150, 32), ("Env", 750, 40, 75),
+def vm_poolsize(load: float, day: int) -> str:
+    """VM1's free pools; from day 45 the data buffers once ran down to 8 free (the low-water mark stays)."""
+    pools = [("ACB", 1000, 7, 100), ("CCB", 150, 30, 10), ("Dat buf", 160, 100, 32), ("Env", 750, 40, 75),
              ("Lrg env", 50, 2, 10), ("SCB", 256, 30, 17), ("TCB", 256, 40, 17), ("UCB", 100, 3, 6)]
     rows = [" VM TCP/IP Netstat Level 320", " TCPIP Free pool status:",
             " Object       # alloc     # free      Lo-water    Permit size",
             " ======       =======     ======      ========    ==========="]
     for name, alloc, busy, permit in pools:
         free = alloc - int(busy * load)
-        rows.append(f" {name:<12}{alloc:>8}{free:>12}{alloc - busy:>12}{permit:>12}")
+        low = 8 if name == "Dat buf" and day >= 45 else alloc - busy
+        rows.append(f" {name:<12}{alloc:>8}{free:>12}{low:>12}{permit:>12}")
     return "\n".join(rows) + "\n"
 
 
@@ -476,7 +481,7 @@ def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) ->
         logs.write(zos.name, "syslog", t, "\n".join(zos.bfruse(t, mlid)), header=False)
         logs.write(zos.name, "netstat-stats", t, zos.netstat_stats(t))
         if t.hour % 6 == 0 and t.minute == 0:
-            logs.write("VM1", "netstat-poolsize", t, vm_poolsize(load_factor(t)))
+            logs.write("VM1", "netstat-poolsize", t, vm_poolsize(load_factor(t), (t.date() - start).days))
         t += step
     return logs.close()
 

@@ -69,30 +69,41 @@ def write_form(
     ddl_paths: Iterable[Path] = (),
 ) -> list[Path]:
     """Writes the given days of one system in one form under ``out/<form>/<SYSTEM>/<period>/``."""
-    root = Path(out) / form / model.spec.short_name
-    writer = _WRITERS[form](ddl_paths)
+    return _write(model, {form: _WRITERS[form](ddl_paths)}, dates, Path(out), period)
+
+
+def _write(model: MeasureModel, writers: dict[str, Callable], dates, out: Path, period: str) -> list[Path]:
     written: list[Path] = []
+    # period by period, so that every form of a period reuses the days the model has just computed
     for label, days in groupby(sorted(dates), key=lambda d: period_label(d, period)):
-        directory = root / label
-        directory.mkdir(parents=True, exist_ok=True)
-        written.extend(writer(model, list(days), directory))
+        days = list(days)
+        for form, writer in writers.items():
+            directory = out / form / model.spec.short_name / label
+            directory.mkdir(parents=True, exist_ok=True)
+            written.extend(writer(model, days, directory))
     return written
 
 
-def _csv_writer(_ddl_paths) -> Callable:
-    from ingest.formats.measure.csv_records import write_csv
+def _structured_writer(file_name: Callable[[str], str], write_file: Callable[[Path, str, Iterator[dict]], int]):
+    """One file per entity holding all days of the period, as MEASCOM appends STRUCTURED records."""
 
     def write(model: MeasureModel, days: list[dt.date], directory: Path) -> list[Path]:
         written = []
         for table in TABLES:
             records = _non_empty(chain.from_iterable(model.records(table, d) for d in days))
             if records is not None:
-                path = directory / CSV_NAMES[table]
-                write_csv(path, table, records)
+                path = directory / file_name(table)
+                write_file(path, table, records)
                 written.append(path)
         return written
 
     return write
+
+
+def _csv_writer(_ddl_paths) -> Callable:
+    from ingest.formats.measure.csv_records import write_csv
+
+    return _structured_writer(CSV_NAMES.__getitem__, write_csv)
 
 
 def _binary_writer(ddl_paths) -> Callable:
@@ -103,19 +114,12 @@ def _binary_writer(ddl_paths) -> Callable:
     missing = sorted(LAYOUT_FOR_TABLE[t] for t in TABLES if LAYOUT_FOR_TABLE[t] not in layouts)
     if missing:
         raise ValueError(f"no DDL layout for record(s) {', '.join(missing)}: pass a DDL file with --ddl")
-
-    def write(model: MeasureModel, days: list[dt.date], directory: Path) -> list[Path]:
-        written = []
-        for table in TABLES:
-            records = _non_empty(chain.from_iterable(model.records(table, d) for d in days))
-            if records is not None:
-                layout = layouts[LAYOUT_FOR_TABLE[table]]
-                path = directory / layout.name
-                write_records(path, layout, records)
-                written.append(path)
-        return written
-
-    return write
+    layout_of = {t: layouts[LAYOUT_FOR_TABLE[t]] for t in TABLES}
+    # binary files are named after their record, as the DDL's FILE clause names them
+    return _structured_writer(
+        lambda table: layout_of[table].name,
+        lambda path, table, records: write_records(path, layout_of[table], records),
+    )
 
 
 def _meascom_writer(_ddl_paths) -> Callable:
@@ -145,11 +149,8 @@ def generate(
     spec: SystemSpec, out: Path, forms: Iterable[str], *, period: str = "day", ddl_paths: Iterable[Path] = ()
 ) -> list[Path]:
     """Every day of ``spec`` in every requested form."""
-    model = MeasureModel(spec)
-    written: list[Path] = []
-    for form in forms:
-        written.extend(write_form(model, form, spec.dates(), out, period=period, ddl_paths=ddl_paths))
-    return written
+    writers = {form: _WRITERS[form](list(ddl_paths)) for form in forms}
+    return _write(MeasureModel(spec), writers, spec.dates(), Path(out), period)
 
 
 def demo(home: Home, seed: int) -> list[Path]:

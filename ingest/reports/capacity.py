@@ -10,8 +10,8 @@ none) with the what-if of ``--growth`` (default +10 %, Evans' what-if step, seed
 peak and the response time in units of the service time by an M/M/c model (``ingest.capacity.queueing``),
 and the utilization at which response time doubles. Sample (table)::
 
-    resource_type  system_name  resource_name  servers  current_peak_pct  threshold_pct  crossing_date  status   ...
-    cpu            \\PROD1       CPU 03               1              64.2             70     2026-04-18  crosses  ...
+    resource_type   system_name  resource_name   servers  current_peak_pct  threshold_pct  crossing_date  crossing_date_early  crossing_date_late  status   ...  projected_peak_pct  projected_response_factor  doubling_utilization_pct
+    processor_pool  \\DEV1        all processors        4             64.34           70.0  2026-05-06     2026-04-06           2026-08-03          crosses  ...               70.77                     1.3769                     83.49
 
 ``--cost`` prints what a transaction costs (``marts.fct_capacity_cost_per_transaction``: CPU ms per
 transaction, ETR, ITR) per source, system and day; ``--benchmarks`` the user's benchmark runs beside the

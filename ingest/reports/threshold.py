@@ -172,6 +172,6 @@ def add_parser(subparsers) -> None:
         "ENFORM threshold report.",
     )
     p.add_argument("--date", type=iso_date, required=True, help="shift date, YYYY-MM-DD")
-    p.add_argument("--system", help="only this system, e.g. \\\\TAHITI")
+    p.add_argument("--system", help="only this system, e.g. '\\TAHITI'")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table")
     p.set_defaults(func=run)

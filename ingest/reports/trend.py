@@ -116,6 +116,6 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--from", dest="date_from", type=iso_date, help="first day, YYYY-MM-DD (default: the first day)")
     p.add_argument("--to", dest="date_to", type=iso_date, help="last day, YYYY-MM-DD (default: the last day)")
-    p.add_argument("--system", help="only this system, e.g. \\\\POS")
+    p.add_argument("--system", help="only this system, e.g. '\\POS'")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table")
     p.set_defaults(func=run)

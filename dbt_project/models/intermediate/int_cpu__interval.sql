@@ -1,7 +1,10 @@
--- The conformed processor interval: one row per system, processor and measurement interval, with the
--- rates of King 1986, Fig. 5. Every source that measures processors becomes rows of this model, so
--- the hourly, shift, threshold and trend models are written once: a new source adds a CTE with the
--- same columns and a `union all` at the end.
+-- The conformed processor interval: one row per source, system, processor and measurement interval,
+-- with the rates of King 1986, Fig. 5. Every source that measures processors becomes rows of this
+-- model, so the hourly, shift, threshold and trend models are written once: a new source adds a
+-- model with these columns (NULL where it has no equivalent) to the union at the end.
+{%- set columns = ['source', 'system_name', 'cpu_num', 'cpu_type', 'os_version', 'interval_start',
+                   'interval_end', 'interval_s', 'busy_pct', 'ibusy_pct', 'sbusy_pct', 'qlen', 'mqlen',
+                   'swaps_per_s', 'dispatches_per_s', 'loadid'] %}
 with measure as (
     select
         'measure' as source,
@@ -31,4 +34,7 @@ with measure as (
         and coalesce(error_code, 0) <= 0
 )
 
-select * from measure
+select {{ columns | join(', ') }} from measure
+union all
+-- z/OS: SMF type 70 subtype 1, per logical processor
+select {{ columns | join(', ') }} from {{ ref('int_cpu__interval_smf') }}

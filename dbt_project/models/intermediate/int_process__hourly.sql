@@ -41,7 +41,7 @@ hourly as (
         system_name,
         cpu_num,
         pin,
-        process_started_at,
+        program_file_name,
         {{ dbt.date_trunc('hour', 'interval_start') }}
 )
 

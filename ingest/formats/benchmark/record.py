@@ -276,7 +276,7 @@ def validate(record: dict, *, from_text: bool = False) -> dict:
     if not from_text and (isinstance(version, bool) or not isinstance(version, int)):
         raise RecordError("version", f"expected a whole number, found {json.dumps(version)}")
     if str(version).strip() not in {str(v) for v in VERSIONS}:
-        raise RecordError("version", f"unknown version {json.dumps(version)}; this loader reads version "
+        raise RecordError("version", f"unknown version {str(version).strip()}; this loader reads version "
                                      f"{', '.join(map(str, VERSIONS))}")
     allowed_top = {p.split(".")[0] for p in FIELD_BY_PATH} | set(SECTIONS) | {"parameters"}
     for key in record:

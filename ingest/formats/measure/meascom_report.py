@@ -31,10 +31,10 @@ Output: rows of ``raw.measure_cpu``, ``measure_process``, ``measure_disc``, ``me
 docs/measure_raw_contract.md (``source_form`` = 'meascom'; ``loadid``, ``error`` and ``os_version`` NULL
 because the text does not print them; LINE blocks print no CPU or PIN, so those are NULL too), plus the
 identification items the report prints beyond the contract (e.g. ``cpu_type_name``, ``page_size_bytes``,
-``creatorid``, ``trackid``) and one BIGINT column per counter label outside the contract
-(``Ending-SCL`` -> ``ending_scl``). A CPU type printed as a name (``NSR-W``) goes to ``cpu_type_name``
-(``cpu_type`` stays NULL: no name-to-code table is known); printed as a number, to ``cpu_type``. Column of a label: ``label.lower().replace('-', '_')`` except the
-renames in ``meascom_labels.RENAMES``.
+``creatorid``, ``trackid``) and one BIGINT column per counter label outside the contract (``Ending-SCL``
+-> ``ending_scl``). A CPU type printed as a name (``NSR-W``) goes to ``cpu_type_name`` (``cpu_type``
+stays NULL: no name-to-code table is known); printed as a number, to ``cpu_type``. Column of a label:
+``label.lower().replace('-', '_')`` except the renames in ``meascom_labels.RENAMES``.
 
 Values go back to raw units with the block's ``For`` duration as DELTA-TIME (to the printed precision,
 ``For 43.6 Seconds`` -> 43,600,000 µs): RATE ON ``Cpu-Busy-Time 3.51 %`` -> 1,530,360 µs; RATE OFF
@@ -46,11 +46,11 @@ One block (identification lines, ``Local System`` line, counter lines) is one re
 each counter line is a record sharing the block's identification. ``Remote System`` (SYSTEM) blocks,
 listings of entities perfdb does not parse (``LIST TERMINAL``, ...) and text outside any block are kept
 verbatim in ``raw.measure_unparsed`` (``record_ordinal``, ``source_form``, ``entity`` (the LIST keyword
-or SYSTEM, NULL for text outside any listing), ``line_number``, ``raw_text``), counted as skipped. DISC, FILE and DISCOPEN have no public sample;
-their identification lines are perfdb's, in the style of the others, and ``meascom_writer`` writes the
-same layout (``Disc $DATA01 Device Type 3 Subdevice Type 36`` / ``Logical Device 23 CPU 2 Pin 257``;
-``File $DATA01.SALES.ORDERS Device Type 3`` / ``CPU 3 Opener 3,45``; ``Discopen $DATA01.SALES.ORDERS`` /
-``CPU 2 Opener 3,45``).
+or SYSTEM, NULL for text outside any listing), ``line_number``, ``raw_text``), counted as skipped. DISC,
+FILE and DISCOPEN have no public sample; their identification lines are perfdb's, in the style of the
+others, and ``meascom_writer`` writes the same layout (``Disc $DATA01 Device Type 3 Subdevice Type 36``
+/ ``Logical Device 23 CPU 2 Pin 257``; ``File $DATA01.SALES.ORDERS Device Type 3`` / ``CPU 3 Opener
+3,45``; ``Discopen $DATA01.SALES.ORDERS`` / ``CPU 2 Opener 3,45``).
 
 Bad input: a counter line that does not read as ``Label [number [unit]]`` groups (a value that is not a
 number, a unit unknown for that counter, a stray token) rejects its whole block with ``line N: expected
@@ -87,6 +87,7 @@ SOURCE_FORM = "meascom"
 UNPARSED_TABLE = "measure_unparsed"
 _MAX_INT64 = 2**63 - 1
 _MAX_INT32 = 2**31 - 1
+_MAX_DELTA_US = 100 * 366 * 86_400 * 10**6  # a longer "For" is a mangled line, and would overflow TIMESTAMP
 
 _NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 _NUMBER_START = frozenset("0123456789-")
@@ -97,7 +98,7 @@ _LOCAL = re.compile(
     r"(?P<unit>Seconds?|Minutes?|Hours?)"
 )
 _LOCAL_HEAD = re.compile(r"^[ \t]*Local System \\\S+ From \d{1,2} [A-Za-z]{3} \d{4}, \d{1,2}:\d{2}:\d{2} For ", re.M)
-_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
 _DURATION_US = {"second": 1e6, "minute": 6e7, "hour": 3.6e9}
 _EPOCH = datetime(1970, 1, 1)
 _ONE_US = datetime(1970, 1, 1, 0, 0, 0, 1) - _EPOCH
@@ -116,7 +117,7 @@ _STARTERS = {
 _TWO_WORD_STARTERS = {"Comm": "Line", "Remote": "System"}
 _PARSED_ENTITIES = set(TABLES) | {"SYSTEM"}  # LIST <entity> whose output this parser reads
 _ID, _COUNTERS = 0, 1
-_LINE_CACHE_SIZE = 32_768  # distinct counter lines remembered per table (then it starts afresh)
+_LINE_CACHE_SIZE = 32_768  # distinct lines each line cache remembers (then it starts afresh)
 
 
 class _Table:
@@ -133,9 +134,6 @@ class _Table:
         # back in almost every block (40 % of the counter lines of a typical report): a dict lookup each.
         self.zero_lines: dict[str, tuple[int, ...]] = {}
         self.rows: list[list] = []
-
-    def new_row(self) -> list:
-        return [None] * len(self.columns)
 
     def _column(self, column: str) -> int:
         i = self.index.get(column)
@@ -156,6 +154,13 @@ class _Table:
             self.labels[token] = found
         row.extend([None] * (len(self.columns) - len(row)))
         return found
+
+    def remember_zero_line(self, line: str, labels: list[str]) -> None:
+        infos = [self.labels.get(label) for label in labels]
+        if None not in infos:  # (a label the full label cache did not keep)
+            if len(self.zero_lines) >= _LINE_CACHE_SIZE:
+                self.zero_lines.clear()
+            self.zero_lines[line] = tuple(info[0] for info in infos)
 
     def arrow(self) -> pa.Table:
         width = len(self.columns)
@@ -178,15 +183,17 @@ class _Table:
 class _Block:
     """One entity block while it is being read."""
 
-    __slots__ = ("entity", "table", "start", "lines", "phase", "row", "delta_s", "error", "resp", "evidence", "rate_on", "id_line")
+    __slots__ = (
+        "entity", "table", "start", "lines", "phase", "row", "delta_s", "error", "resp", "evidence", "rate_on", "id_line",
+    )
 
     def __init__(self, entity: str, table: _Table | None, start: int, rate_on: bool):
         self.entity = entity
         self.table = table
         self.start = start
-        self.lines: list[str] = []  # SYSTEM blocks only: kept verbatim
+        self.lines: list[str] | None = [] if table is None else None  # SYSTEM blocks only: kept verbatim
         self.phase = _ID
-        self.row = table.new_row() if table is not None else []
+        self.row: list | None = [None] * len(table.columns) if table is not None else None
         self.delta_s = 0.0
         self.error: str | None = None
         self.resp: list = []  # RESP counters: (column index, printed time in µs, index of their count)
@@ -213,9 +220,9 @@ class _Reader:
         # The same identification and Local System lines come back every interval (and all entities of
         # a listing share one Local System line): each distinct line is read once per file.
         self.id_lines: dict[tuple, tuple | str] = {}
+        self.local_lines: dict[str, tuple | None] = {}
         # blocks with an error: (reason, first line, last line, record ordinal); see _reject_bad_blocks
         self.bad_blocks: list[tuple[str, int, int, int]] = []
-        self.local_lines: dict[str, tuple | None] = {}
 
     # -- records -----------------------------------------------------------------------------------
 
@@ -258,7 +265,7 @@ class _Reader:
             self._unparsed("SYSTEM", blk.start, blk.lines)
             return
         if blk.error is None and blk.phase == _ID:
-            blk.error = "expected a 'Local System \\NAME From <date>, <time> For <duration>' line after the identification lines"
+            blk.error = f"expected a {_LOCAL_EXPECTED} line after the identification lines"
         if blk.error is not None:
             reason = f"{blk.entity.upper()} block at line {blk.start} rejected: {blk.error}"
             self.bad_blocks.append((reason, blk.start, last_line, self._next_ordinal()))
@@ -285,14 +292,14 @@ class _Reader:
         if table is None:
             blk.lines.append(line)
         else:
-            self._id_line(blk, " ".join(toks), lineno)
+            self._id_line(blk, line, lineno)
         return blk
 
-    def _id_line(self, blk: _Block, text: str, lineno: int) -> None:
-        key = (blk.entity, blk.id_line, text)
+    def _id_line(self, blk: _Block, line: str, lineno: int) -> None:
+        key = (blk.entity, blk.id_line, line)
         found = self.id_lines.get(key)
         if found is None:
-            found = self.id_lines[key] = _read_id_line(*key)
+            found = self.id_lines[key] = _read_id_line(blk.entity, blk.id_line, " ".join(line.split()))
             if len(self.id_lines) > _LINE_CACHE_SIZE:
                 self.id_lines.clear()
         if type(found) is str:
@@ -363,6 +370,7 @@ class _Reader:
         units = UNITS
         id_line = self._id_line
         local_lines = self.local_lines
+        well_formed = _NUMBER.fullmatch
         max64 = float(_MAX_INT64)
         lineno = 0
         for lineno, line in enumerate(fh, 1):
@@ -403,7 +411,13 @@ class _Reader:
                             if conversion is None:
                                 raise ValueError(unit)
                             factor, per_delta, evidence = conversion
-                            value = float(number.replace(",", "")) * (factor * delta_s if per_delta else factor)
+                            if "," in number:  # thousands separators, in groups of three
+                                if well_formed(number) is None:
+                                    raise ValueError(number)
+                                value = float(number.replace(",", ""))
+                            else:
+                                value = float(number)
+                            value *= factor * delta_s if per_delta else factor
                         except ValueError:
                             found = f"{number} {unit or (toks[i] if i < n else '')}".rstrip()
                             blk.error = f"line {lineno}: expected {label} <number> [unit], found '{found}'"
@@ -422,20 +436,17 @@ class _Reader:
                     else:
                         row[info[0]] = 0
                 if not valued and counting:
-                    if len(zero_lines) >= _LINE_CACHE_SIZE:
-                        zero_lines.clear()
-                    zero_lines[line] = tuple(labels[tok][0] for tok in toks)
+                    table.remember_zero_line(line, toks)
                 continue
             if identifying and (t0 == "Local" or t0 not in starters) and "+" not in t0:
-                text = " ".join(toks)
                 if t0 == "Local":
-                    found = local_lines.get(text, False)
+                    found = local_lines.get(line, False)
                     if found is False:
-                        found = local_lines[text] = _read_local_line(text)
+                        found = local_lines[line] = _read_local_line(" ".join(toks))
                         if len(local_lines) > _LINE_CACHE_SIZE:
                             local_lines.clear()
                     if found is None:
-                        blk.error = f"line {lineno}: expected {_LOCAL_EXPECTED}, found '{text}'"
+                        blk.error = f"line {lineno}: expected {_LOCAL_EXPECTED}, found '{' '.join(toks)}'"
                     else:
                         row[_SYSTEM_NAME], start_us, delta = found
                         row[_FROM], row[_TO], row[_DELTA] = start_us, start_us + delta, delta
@@ -444,7 +455,7 @@ class _Reader:
                         counting = blk.entity in _GENERIC
                     identifying = False
                 else:
-                    id_line(blk, text, lineno)
+                    id_line(blk, line, lineno)
                     identifying = blk.error is None
                 continue
 
@@ -512,15 +523,12 @@ class _Reader:
         k = 0
         with open(self.ctx.path, encoding="utf-8", errors="replace") as fh:
             for lineno, line in enumerate(fh, 1):
-                while lineno > bad[k][2]:  # blocks come in file order and never overlap
+                while k < len(bad) and lineno > bad[k][2]:  # blocks come in file order, never overlap
                     k += 1
-                    if k == len(bad):
-                        break
-                else:
-                    if lineno >= bad[k][1]:
-                        texts[k].append(line)
-                    continue
-                break
+                if k == len(bad):
+                    break
+                if lineno >= bad[k][1]:
+                    texts[k].append(line)
         for (reason, start, _last, ordinal), text in zip(bad, texts):
             self.ctx.reject(reason, "".join(text), line=start, record_ordinal=ordinal)
 
@@ -599,6 +607,8 @@ def _read_local_line(text: str) -> tuple[str, int, int] | None:
     except ValueError:
         return None
     delta = round(float(m["duration"].replace(",", "")) * _DURATION_US[m["unit"].lower().rstrip("s")])
+    if delta > _MAX_DELTA_US:
+        return None
     return m["system"], (when - _EPOCH) // _ONE_US, delta
 
 
@@ -616,7 +626,7 @@ def _userdef_problem(toks: list[str]) -> str | None:
     """What is wrong with a USERDEF counter line, or None."""
     name = toks[0]
     expected = f"expected {name} <number> [unit] <Accum|Busy|Queue|...> <index>"
-    if len(toks) < 3 or not _USERDEF_NAME.fullmatch(name) or not toks[-1].isdigit():
+    if len(toks) < 3 or not _USERDEF_NAME.fullmatch(name) or not toks[-1].isdigit() or int(toks[-1]) > _MAX_INT32:
         return expected
     kind = USERDEF_TYPES.get(toks[-2].lower())
     if kind is None:
@@ -625,7 +635,13 @@ def _userdef_problem(toks: list[str]) -> str | None:
     if "Max" in middle:
         k = middle.index("Max")
         tail = middle[k + 1 :]
-        if kind[1] != QUEUE or not tail or not tail[0].replace(",", "").isdigit() or tail[1:] not in ([], ["#"]):
+        if (
+            kind[1] != QUEUE
+            or not tail
+            or not tail[0].replace(",", "").isdigit()
+            or int(tail[0].replace(",", "")) > _MAX_INT64
+            or tail[1:] not in ([], ["#"])
+        ):
             return f"expected {name} <number> [unit] Max <n> # Queue <index>"
         middle = middle[:k]
     if len(middle) > 2 or (middle and not _NUMBER.fullmatch(middle[0])):

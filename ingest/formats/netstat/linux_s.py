@@ -45,13 +45,14 @@ forwarding flag and the default TTL, ``counter`` (cumulative since boot) for eve
 
 Speed: a log of thousands of captures of one host prints the same text with other numbers, so a
 capture whose text without digits was seen before reuses that capture's layout and only converts the
-numbers (``LinuxNetstatS.fast_load``).
+numbers: all numbers of a block of the log are read at once (``LinuxNetstatS.load_group``).
 """
 
 from __future__ import annotations
 
 import re
-from operator import itemgetter
+
+import numpy as np
 
 from ingest.formats.capture import (
     Capture,
@@ -228,6 +229,7 @@ KEY_VALUE_RE = re.compile(r"^(\S.*?): (\d+)$")
 VALUE_INSIDE_RE = re.compile(r"^(\S.*?) (\d+) (\S.*)$")
 SUBTITLE_RE = re.compile(r"^(\S.*):$")
 DIGITS_BYTES = b"0123456789"
+DIGIT_RUN = re.compile(rb"[0-9]+")
 
 
 def _unit(name: str) -> str:
@@ -239,15 +241,18 @@ def _unit(name: str) -> str:
 
 
 class CachedShape:
-    """A capture text's layout, and which of its whitespace-separated tokens are the values."""
+    """A capture text's layout, and which of its digit runs are the values (the others are digits of
+    labels such as InType3, checked in every capture read with the shape)."""
 
-    __slots__ = ("layout", "n_tokens", "values_of", "label_tokens")
+    __slots__ = ("layout", "n_runs", "value_runs", "label_runs", "label_values")
 
-    def __init__(self, layout: Layout, n_tokens: int, value_tokens: list[int], label_tokens: list[tuple[int, bytes]]):
+    def __init__(self, layout: Layout, n_runs: int, value_runs: list[int], label_runs: list[int],
+                 label_values: list[float]):
         self.layout = layout
-        self.n_tokens = n_tokens
-        self.values_of = itemgetter(*value_tokens) if len(value_tokens) > 1 else lambda t: (t[value_tokens[0]],)
-        self.label_tokens = label_tokens  # tokens with digits that belong to labels (InType3:), checked
+        self.n_runs = n_runs
+        self.value_runs = np.asarray(value_runs, dtype=np.int64)
+        self.label_runs = np.asarray(label_runs, dtype=np.int64)
+        self.label_values = np.asarray(label_values, dtype=np.float64)
 
 
 class LinuxNetstatS(CommandParser):
@@ -314,20 +319,39 @@ class LinuxNetstatS(CommandParser):
         kind = "gauge" if name in GAUGES else "counter"
         return Counter(i, section, None, label, name, float(value), None, _unit(name), kind)
 
-    def fast_load(self, cap: Capture, sink: CounterSink) -> int | None:
-        """A capture whose text without digits was seen before reuses that capture's layout: only the
-        numbers are read, by token position. Labels holding digits (InType3) are compared too."""
+    def shape_of(self, segment: Segment, sink: CounterSink) -> CachedShape | None:
         shapes = sink.cache.get(self.format)
         if not shapes:
             return None
-        raw = cap.text.encode()
-        shape = shapes.get(raw.translate(None, DIGITS_BYTES))
-        if shape is None:
-            return None
-        tokens = raw.split()
-        if len(tokens) != shape.n_tokens or any(tokens[i] != token for i, token in shape.label_tokens):
-            return None
-        return sink.add(cap, self.command, self.format, shape.layout, shape.values_of(tokens), digits=True)
+        return shapes.get(segment.block[segment.start:segment.end].translate(None, DIGITS_BYTES))
+
+    def load_group(self, block: bytes, group: list, sink: CounterSink) -> tuple[int, list]:
+        """Every number of the block is read at once (numpy); each capture then takes its values by
+        digit-run position, after checking its run count and the digits of its labels."""
+        memo = sink.cache.setdefault("digit_runs", {})
+        if memo.get("block") is not block:  # once per block, however many groups slower captures cut
+            memo.update(block=block, runs=digit_runs(block))
+        starts, numbers = memo["runs"]
+        first = np.searchsorted(starts, [seg.start for seg, _, _ in group])
+        count = np.searchsorted(starts, [seg.end for seg, _, _ in group]) - first
+        by_shape: dict[int, list[int]] = {}
+        for k, (_, _, shape) in enumerate(group):
+            by_shape.setdefault(id(shape), []).append(k)
+        added = 0
+        slow = []
+        for members in by_shape.values():
+            shape = group[members[0]][2]
+            members = np.asarray(members)
+            ok = count[members] == shape.n_runs
+            if shape.label_runs.size:
+                at = np.minimum(first[members][:, None] + shape.label_runs, len(numbers) - 1)
+                ok &= (numbers[at] == shape.label_values).all(axis=1)
+            good = members[ok]
+            if good.size:
+                values = numbers[first[good][:, None] + shape.value_runs].ravel()
+                added += sink.add_group([group[k][1] for k in good], self.command, self.format, shape.layout, values)
+            slow += [group[k][:2] for k in members[~ok]]
+        return added, slow
 
     def load_capture(self, cap: Capture, sink: CounterSink) -> int:
         counters = self.parse_capture(cap)
@@ -335,10 +359,10 @@ class LinuxNetstatS(CommandParser):
             raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
         require_time_and_host(cap)
         layout = sink.layout(counters)
-        raw = cap.text.encode()
-        shape = _shape(cap, counters, layout, raw.split())
+        body = cap.text.encode()
+        shape = _shape(cap, counters, layout, body)
         if shape is not None:
-            sink.cache.setdefault(self.format, {})[raw.translate(None, DIGITS_BYTES)] = shape
+            sink.cache.setdefault(self.format, {})[body.translate(None, DIGITS_BYTES)] = shape
         return sink.add(cap, self.command, self.format, layout, [c.value for c in counters])
 
 
@@ -368,25 +392,48 @@ def _value_match(line: str) -> tuple[str, str, int] | None:
     return None
 
 
-def _shape(cap: Capture, counters: list[Counter], layout: Layout, tokens: list[bytes]) -> CachedShape | None:
-    """Where each counter's value sits among the text's tokens; None when that is not certain."""
+def _shape(cap: Capture, counters: list[Counter], layout: Layout, body: bytes) -> CachedShape | None:
+    """Which digit runs of the capture's bytes are its values; None when that is not certain."""
+    if not body.isascii() or b"\r" in body:
+        return None  # byte and character positions would differ
+    runs = {m.start(): (k, m.group()) for k, m in enumerate(DIGIT_RUN.finditer(body))}
     at_line = {c.offset: c for c in counters}
-    value_tokens: list[int] = []
-    label_tokens: list[tuple[int, bytes]] = []
-    first = 0
+    value_runs: list[int] = []
+    line_start = 0
     for i, line in enumerate(cap.lines):
-        stripped = line.strip()
-        words = stripped.split()
         counter = at_line.get(i)
-        value_at = first + len(stripped[: _value_match(stripped)[2]].split()) if counter is not None else -1
         if counter is not None:
-            value_tokens.append(value_at)
-        label_tokens += [(first + k, w.encode()) for k, w in enumerate(words)
-                         if first + k != value_at and any(ch.isdigit() for ch in w)]
-        first += len(words)
-    if first != len(tokens) or any(float(tokens[t]) != c.value for t, c in zip(value_tokens, counters)):
-        return None
-    return CachedShape(layout, len(tokens), value_tokens, label_tokens)
+            stripped = line.strip()
+            position = line_start + (len(line) - len(line.lstrip())) + _value_match(stripped)[2]
+            run = runs.get(position)
+            if run is None or float(run[1]) != counter.value:
+                return None
+            value_runs.append(run[0])
+        line_start += len(line) + 1
+    values = set(value_runs)
+    labels = sorted((k, float(digits)) for k, digits in runs.values() if k not in values)
+    return CachedShape(layout, len(runs), value_runs, [k for k, _ in labels], [v for _, v in labels])
+
+
+POWERS_OF_TEN = 10 ** np.arange(19, dtype=np.int64)
+
+
+def digit_runs(block: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """(start offset, value) of every run of ASCII digits in the block, computed without a Python loop."""
+    data = np.frombuffer(block, dtype=np.uint8)
+    is_digit = (data - np.uint8(48)) < 10
+    edges = np.flatnonzero(np.diff(is_digit.view(np.int8), prepend=np.int8(0), append=np.int8(0)))
+    starts, ends = edges[0::2], edges[1::2]
+    if not starts.size:
+        return starts, np.zeros(0)
+    lengths = ends - starts
+    digits = (data[is_digit] - np.uint8(48)).astype(np.int64)
+    offsets = np.cumsum(lengths) - lengths
+    place = np.repeat(lengths, lengths) - 1 - (np.arange(digits.size) - np.repeat(offsets, lengths))
+    values = np.add.reduceat(digits * POWERS_OF_TEN[np.minimum(place, 18)], offsets).astype(np.float64)
+    for k in np.flatnonzero(lengths > 18):  # beyond int64: rare, done one by one
+        values[k] = float(block[starts[k]:ends[k]])
+    return starts, values
 
 
 PARSER = LinuxNetstatS()

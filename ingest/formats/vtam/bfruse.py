@@ -25,8 +25,8 @@ truncated and rejected.
 Console prefixes are stripped: every line is read from its ``ISTnnnI`` message ID. A z/OS hardcopy
 log prefix (``NR0000000 SYSA     26005 10:00:00.12 STC00031 00000290  IST350I ...``, documented
 layout ``tcrrrrrrr sysname yyddd hh:mm:ss.th ident msgflags``) gives the capture time and the host
-(the system name). In such a log each ``IST350I`` starts a capture; other console traffic between
-displays is ignored.
+(the system name). In such a log each ``IST350I`` starts a capture; other console traffic (single-line
+messages with their own prefix, even between the lines of a display) is ignored.
 
 Output: pools (section ``pool``, entity = pool ID such as ``IO00``): ``buff_size`` (bytes),
 ``exp_increment``, ``exp_threshold``, ``cont_threshold`` (no row for ``*NA*``), ``curr_total``,
@@ -100,6 +100,8 @@ class VtamBfruse(CommandParser):
         pool_at = 0
         ended = False
         for i, raw in enumerate(cap.lines):
+            if _other_console_traffic(raw):
+                continue
             m = MSG_RE.search(raw)
             if m is None:
                 if raw.strip() and not ended and out:
@@ -146,6 +148,12 @@ class VtamBfruse(CommandParser):
         cap.captured_at = dt.datetime.combine(dt.date(year, 1, 1) + dt.timedelta(days=day - 1), clock)
         cap.utc_offset_s = None
         cap.host = m["system"]
+
+
+def _other_console_traffic(line: str) -> bool:
+    """A single-line message with its own hardcopy prefix (record type N, W, X or O) belongs to some
+    other job even when it falls between the lines of the display (types M, D and E)."""
+    return line[:1] in "NWXO" and HARDCOPY_RE.match(line) is not None and "IST350I" not in line
 
 
 def _match(cap: Capture, i: int, msg: str, text: str) -> list[str]:

@@ -2,7 +2,9 @@
 -- host, command, section, entity and counter. Counters only grow while the system runs: when any
 -- counter of an entity is lower than in the previous snapshot, the stack, adapter or system was
 -- restarted (or a 32-bit counter wrapped) in between, and that interval is dropped (delta and rate
--- NULL, counter_reset true) rather than reported negative. Gauges are not differenced.
+-- NULL, counter_reset true) rather than reported negative. Gauges are not differenced. A counter
+-- seen for the first time (net-tools prints many only once they are non-zero) has its first rate at
+-- its second snapshot.
 with printed as (
     select
         *,

@@ -4,25 +4,25 @@
 -- confidence limits". The least-squares line through the peaks gives the growth per day; the
 -- projected crossing date is where the line reaches the threshold of reference_capacity_thresholds,
 -- and the band is where the lines with the slope's 95 % confidence limits reach it (both pivot on the
--- mean of the history). A resource with fewer than capacity_min_history_days peaks says so instead of
--- guessing; one whose slope is not significantly above zero reports no crossing.
+-- mean of the history). Only working days (Monday to Friday) count unless capacity_working_days_only
+-- is false: weekends carry another workload, and the study analyses "the typical workload level"
+-- (L1795). A resource with fewer than capacity_min_history_days peaks says so instead of guessing;
+-- one whose slope is not significantly above zero reports no crossing.
 {%- set history_days = var('capacity_history_days', 730) %}
 {%- set min_days = var('capacity_min_history_days', 14) %}
 {%- set horizon_days = var('capacity_forecast_horizon_days', 1095) %}
 {%- set current_days = var('capacity_current_days', 7) %}
+{%- set working_days_only = var('capacity_working_days_only', true) %}
 {%- if min_days < 3 %}{{ exceptions.raise_compiler_error("capacity_min_history_days must be at least 3: a confidence band needs two degrees of freedom") }}{% endif %}
 
-{#- Student t 97.5 % quantile by the Cornish-Fisher expansion in 1/df (Abramowitz & Stegun 26.7.5);
-    within 0.002 of the exact value from df = 5 on, and the forecast needs df >= 1 only when the var
-    is lowered to 3. -#}
-{%- macro t975(df) -%}
-    (1.959964
-        + (power(1.959964, 3) + 1.959964) / (4 * {{ df }})
-        + (5 * power(1.959964, 5) + 16 * power(1.959964, 3) + 3 * 1.959964) / (96 * power({{ df }}, 2))
-        + (3 * power(1.959964, 7) + 19 * power(1.959964, 5) + 17 * power(1.959964, 3) - 15 * 1.959964) / (384 * power({{ df }}, 3))
+{#- Student t 97.5 % quantile by the Cornish-Fisher expansion in 1/df (Abramowitz & Stegun 26.7.5),
+    within 0.002 of the exact value from df = 5 on; DF stands for the degrees of freedom. -#}
+{%- set t975 = "(1.959964
+        + (power(1.959964, 3) + 1.959964) / (4 * DF)
+        + (5 * power(1.959964, 5) + 16 * power(1.959964, 3) + 3 * 1.959964) / (96 * power(DF, 2))
+        + (3 * power(1.959964, 7) + 19 * power(1.959964, 5) + 17 * power(1.959964, 3) - 15 * 1.959964) / (384 * power(DF, 3))
         + (79 * power(1.959964, 9) + 776 * power(1.959964, 7) + 1482 * power(1.959964, 5) - 1920 * power(1.959964, 3) - 945 * 1.959964)
-            / (92160 * power({{ df }}, 4)))
-{%- endmacro %}
+            / (92160 * power(DF, 4)))" %}
 
 with peaks as (
     select * from {{ ref('fct_capacity_daily_peak') }}
@@ -47,6 +47,9 @@ history as (
         and latest.resource_name = peaks.resource_name
         and latest.shift is not distinct from peaks.shift
     where peaks.peak_date > latest.last_date - {{ history_days }}
+        {%- if working_days_only %}
+        and isodow(peaks.peak_date) <= 5
+        {%- endif %}
 ),
 
 fit as (
@@ -81,7 +84,7 @@ bands as (
         case when history_points > 2 and sxx > 0
             then sqrt(greatest(syy - slope * sxy, 0) / (history_points - 2) / sxx)
         end as slope_se,
-        case when history_points > 2 then {{ t975('(history_points - 2)') }} end as t_975
+        case when history_points > 2 then {{ t975 | replace('DF', '(history_points - 2)') }} end as t_975
     from fit
     left join {{ ref('reference_capacity_thresholds') }} as thresholds
         on thresholds.resource_type = fit.resource_type
@@ -92,9 +95,11 @@ projected as (
         *,
         slope - t_975 * slope_se as slope_low,
         slope + t_975 * slope_se as slope_high,
-        x_mean + (threshold_pct - y_mean) / nullif(slope, 0) as crossing_x,
-        x_mean + (threshold_pct - y_mean) / nullif(slope + t_975 * slope_se, 0) as crossing_x_early,
-        x_mean + (threshold_pct - y_mean) / nullif(slope - t_975 * slope_se, 0) as crossing_x_late
+        -- days from the last peak to the crossing, kept within +/- 100 years so a nearly flat line
+        -- still gives a date
+        greatest(least(x_mean + (threshold_pct - y_mean) / nullif(slope, 0), 36500), -36500) as crossing_x,
+        greatest(least(x_mean + (threshold_pct - y_mean) / nullif(slope + t_975 * slope_se, 0), 36500), -36500) as crossing_x_early,
+        greatest(least(x_mean + (threshold_pct - y_mean) / nullif(slope - t_975 * slope_se, 0), 36500), -36500) as crossing_x_late
     from bands
 )
 
@@ -120,14 +125,15 @@ select
     case when status <> 'too little history' then r2 end as r2,
     case
         when status in ('crosses', 'beyond horizon') then history_end + cast(round(crossing_x) as integer)
-        -- already above: the day the trend crossed, when it is rising
-        when status = 'above threshold' and slope > 0 then history_end + cast(round(crossing_x) as integer)
+        -- already above: the day the trend crossed, when it rises and crossed within the history
+        when status = 'above threshold' and slope > 0 and history_end + cast(round(crossing_x) as integer) >= history_start
+            then history_end + cast(round(crossing_x) as integer)
     end as crossing_date,
     case when status in ('crosses', 'beyond horizon')
         then history_end + cast(round(crossing_x_early) as integer)
     end as crossing_date_early,
     case when status in ('crosses', 'beyond horizon')
-        then history_end + cast(round(least(crossing_x_late, 36500)) as integer)
+        then history_end + cast(round(crossing_x_late) as integer)
     end as crossing_date_late,
     status,
     case status
@@ -137,6 +143,8 @@ select
         when 'no threshold' then 'no threshold for ' || resource_type || ' in reference_capacity_thresholds'
         when 'above threshold' then 'the trend is already at ' || cast(round(intercept, 1) as varchar)
             || ' %, above the ' || cast(threshold_pct as varchar) || ' % threshold'
+            || case when history_end + cast(round(coalesce(crossing_x, -1e6)) as integer) < history_start
+                then ' (it was above when the history starts)' else '' end
         when 'no significant growth' then 'growth ' || cast(round(slope * 30, 2) as varchar)
             || ' points per 30 days; its 95 % interval includes zero or is negative: no crossing projected'
         when 'beyond horizon' then 'crossing projected after the ' || cast({{ horizon_days }} as varchar) || '-day horizon'

@@ -3,8 +3,9 @@
 -- other printed values, and whether they agree within the rounding of the printed figures. Rows the
 -- notes flag as inconsistent name the relation in known_exception; they are expected NOT to hold (the
 -- dbt tests check both ways), so a flag that no longer describes the data is noticed too.
-{%- macro x(path) -%} cast(json_extract_string(extra_json, '$.{{ path }}.value') as double) {%- endmacro %}
-{%- macro p(path) -%} cast(json_extract_string(parameters_json, '$.{{ path }}.value') as double) {%- endmacro %}
+{#- a number of the free key/values: X | format('speedup') reads extra_json's speedup value -#}
+{%- set X = "cast(json_extract_string(extra_json, '$.%s.value') as double)" %}
+{%- set P = "cast(json_extract_string(parameters_json, '$.%s.value') as double)" %}
 
 {#- relation name, seed, printed value, computed value, tolerance kind, tolerance, where, source lines -#}
 {%- set checks = [
@@ -20,12 +21,12 @@
     ('transaction_resource', 'CPU ms per transaction = CPUs x utilization x period / transactions',
         'cpu_ms_per_transaction', 'sut_engines * cpu_pct / 100 * elapsed_s * 1000 / transactions', 'relative', 0.001, "document = '001'"),
     ('throughput_per_cpu', 'transactions per s per CPU = utilization x 1000 ms / CPU ms per transaction',
-        x('transactions_per_s_per_cpu'), 'cpu_pct / 100 * 1000 / cpu_ms_per_transaction', 'relative', 0.001,
+        (X | format('transactions_per_s_per_cpu')), 'cpu_pct / 100 * 1000 / cpu_ms_per_transaction', 'relative', 0.001,
         "document = '001' and run_label = 'worked-example'"),
     ('atm_utilization', 'CPU % = transactions per s per CPU x CPU ms per transaction / 10',
-        'cpu_pct', x('transactions_per_s_per_cpu') ~ ' * cpu_ms_per_transaction / 10', 'absolute', 1.0, "document = '001'"),
+        'cpu_pct', (X | format('transactions_per_s_per_cpu')) ~ ' * cpu_ms_per_transaction / 10', 'absolute', 1.0, "document = '001'"),
     ('atm_rate_per_cpu', 'transactions per s = per CPU x CPUs',
-        'transactions_per_s', x('transactions_per_s_per_cpu') ~ ' * sut_engines', 'relative', 0.01, "document = '001'"),
+        'transactions_per_s', (X | format('transactions_per_s_per_cpu')) ~ ' * sut_engines', 'relative', 0.01, "document = '001'"),
     ('interactive_response_law', 'terminals = throughput x (response time + think time)',
         'cast(users as double)', 'transactions_per_s * (response_time_s + think_time_s)', 'relative', 0.03, "document = '001'"),
     ('records_rate_elapsed', 'records = records per s x elapsed s',
@@ -33,23 +34,23 @@
     ('etr_from_count', 'transactions per s = transactions / elapsed s',
         'transactions_per_s', 'transactions / elapsed_s', 'relative', 0.005, "document = '001' and doc_table like '6600%'"),
     ('comm_cpu_per_transaction', 'CPU ms per transaction = line handler CPU ms per s / transactions per s',
-        'cpu_ms_per_transaction', x('line_handler_cpu_busy') ~ ' / transactions_per_s', 'relative', 0.005, "document = '001'"),
+        'cpu_ms_per_transaction', (X | format('line_handler_cpu_busy')) ~ ' / transactions_per_s', 'relative', 0.005, "document = '001'"),
     ('sort_speedup', 'speedup = serial time / parallel time (printed to one significant digit)',
-        x('speedup'), 'serial_elapsed_s / elapsed_s', 'relative', 0.05, "document = '001'"),
+        (X | format('speedup')), 'serial_elapsed_s / elapsed_s', 'relative', 0.05, "document = '001'"),
     ('csaix_data_rate', 'KB/s = 1 MB file (1024 KB) / seconds',
         'throughput_bytes_per_s', 'bytes_per_transaction * transactions / elapsed_s', 'relative', 0.001, "document = '002'"),
     ('tn3270_delta', 'Delta ms per transaction = CPUT - CPUT of the SNA base run',
-        x('delta_cpu_per_transaction'), 'cpu_ms_per_transaction - base_cpu_ms', 'absolute', 0.015, "document = '004'"),
+        (X | format('delta_cpu_per_transaction')), 'cpu_ms_per_transaction - base_cpu_ms', 'absolute', 0.015, "document = '004'"),
     ('tn3270_itrr', 'ITRR = CPUT of the SNA base run / CPUT',
-        x('itrr'), 'base_cpu_ms / cpu_ms_per_transaction', 'absolute', 0.006, "document = '004' and doc_table like 'F.3%'"),
+        (X | format('itrr')), 'base_cpu_ms / cpu_ms_per_transaction', 'absolute', 0.006, "document = '004' and doc_table like 'F.3%'"),
     ('tn3270_utilization', 'CPU % = transactions per s x CPUT ms / 10 (printed CPU is up to 3.5 points lower)',
         'cpu_pct', 'transactions_per_s * cpu_ms_per_transaction / 10', 'absolute', 3.5, "document = '004' and doc_table like 'F.3%'"),
     ('itrr_projection', 'ITRR = pathlength / (pathlength + 280 KI)',
-        x('itrr'), p('pathlength') ~ ' / (' ~ p('pathlength') ~ ' + 280)', 'absolute', 0.006, "document = '004' and doc_table like 'F.6%'"),
+        (X | format('itrr')), (P | format('pathlength')) ~ ' / (' ~ (P | format('pathlength')) ~ ' + 280)', 'absolute', 0.006, "document = '004' and doc_table like 'F.6%'"),
     ('relative_cpu_projection', 'relative CPU time = (pathlength + 280 KI) / pathlength',
-        x('relative_cpu_time'), '(' ~ p('pathlength') ~ ' + 280) / ' ~ p('pathlength'), 'absolute', 0.006, "document = '004'"),
+        (X | format('relative_cpu_time')), '(' ~ (P | format('pathlength')) ~ ' + 280) / ' ~ (P | format('pathlength')), 'absolute', 0.006, "document = '004'"),
     ('tn3270_pathlength', 'pathlength KI = utilization x MIPS x 1000 / transactions per s',
-        x('pathlength'), 'cpu_pct / 100 * sut_mips_per_engine * 1000 / transactions_per_s', 'relative', 0.005,
+        (X | format('pathlength')), 'cpu_pct / 100 * sut_mips_per_engine * 1000 / transactions_per_s', 'relative', 0.005,
         "document = '004' and doc_table like 'F.7%' and run_label = 'native'"),
     ('ftp_ki_per_kb', 'KI per KB = CPU s x KIPS / KB moved (14 MIPS engine)',
         'ki_per_kb', 'cpu_s * sut_mips_per_engine * 1000 / (bytes_per_transaction * transactions / 1024)', 'absolute', 0.06,
@@ -69,7 +70,7 @@ with runs as (
 prepared as (
     select
         runs.*,
-        case json_extract_string(extra_json, '$.base_run.value') when 'TV1' then tv1_cpu_ms when 'SV1' then sv1_cpu_ms end as base_cpu_ms,
+        case json_extract_string(runs.extra_json, '$.base_run.value') when 'TV1' then runs.tv1_cpu_ms when 'SV1' then runs.sv1_cpu_ms end as base_cpu_ms,
         serial.elapsed_s as serial_elapsed_s,
         baseline.elapsed_s as baseline_elapsed_s
     from runs
@@ -117,7 +118,7 @@ checked as (
         line_end,
         run_label,
         role,
-        {{ x('reduction_in_transfer_time') }} as printed_value,
+        {{ X | format('reduction_in_transfer_time') }} as printed_value,
         100 * (baseline_elapsed_s - elapsed_s) / baseline_elapsed_s as computed_value,
         'absolute' as tolerance_kind,
         0.5 as tolerance,

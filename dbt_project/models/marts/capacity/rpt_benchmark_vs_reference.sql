@@ -1,6 +1,6 @@
 -- Each user benchmark run next to the published run it is most comparable with: the same kind of
 -- work (transaction type; APING's default exchange is a round trip), the same end (role) when both
--- say, and the nearest bytes per transaction. Ratios above 1 mean the user's run did better on
+-- say, the nearest bytes per transaction, then the same product. Ratios above 1 mean the user's run did better on
 -- throughput and worse on CPU cost. Seed 000 (L176): a throughput "orders of magnitude less" than the
 -- lab's on similar equipment means a bottleneck remains somewhere.
 with runs as (
@@ -19,8 +19,10 @@ candidates as (
             order by
                 case when u.role is not distinct from r.role then 0 else 1 end,
                 abs(ln(coalesce(u.bytes_per_transaction, 1) / coalesce(r.bytes_per_transaction, 1))),
+                case when u.sut_product is not distinct from r.sut_product then 0 else 1 end,
                 r.document,
-                r.line_start
+                r.line_start,
+                r.run_key
         ) as rank
     from runs as u
     inner join runs as r

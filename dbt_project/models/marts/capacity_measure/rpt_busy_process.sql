@@ -16,7 +16,7 @@ rules as (
 ),
 
 measures as (
-    {{ unpivot_metrics('runs', keys, ['cpu_busy_s', 'priority', 'run_time_s', 'cpu_busy_pct', 'io_per_s']) }}
+    {{ unpivot_metrics('runs', keys, busy_process_metrics()) }}
 ),
 
 selected as (

@@ -1,6 +1,7 @@
 -- King 1986, Fig. 2, the CPU trend report: for each system and day, the hour with the largest
 -- maximum CPU queue length, with the spreads between the busiest and the least busy processor in
--- that hour. CPU NUM is the processor with that queue. A record without a LOADID (text reports
+-- that hour. CPU NUM is the processor with that queue. Ties, and sources that measure no queue
+-- (SMF), go to the highest busy, then the earliest hour. A record without a LOADID (text reports
 -- carry none) shows the DT<day of year><hour> LOADID the article's conversion step would have set.
 with hours as (
     select

@@ -125,7 +125,8 @@ sna as (
         case when command = 'snaadmin query_buffer_availability' then 'STREAMS buffers' else 'kernel memory' end
             as pool_name,
         captured_at,
-        max(value) filter (where counter_name = 'buf_total_count') as buffers_total_count,
+        -- CS/AIX sizes its STREAMS buffers in bytes (buf_avail): there is no pool total in buffers
+        cast(null as double) as buffers_total_count,
         max(value) filter (where counter_name = 'buf_total_count') as buffers_in_use_count,
         cast(null as double) as buffers_available_count,
         max(value) filter (where counter_name = 'max_buf_total_count') as buffers_max_used_count,

@@ -1,0 +1,153 @@
+"""A real Superset for the end-to-end tests, started once per pytest session.
+
+Superset runs from its own virtualenv (``.venv-superset``, or ``$PERFDB_SUPERSET_VENV``; `make test`
+creates it) through ``dashboards/bootstrap.py``, exactly as ``perfdb serve`` starts it: a fresh SQLite
+metadata database in a temporary SUPERSET_HOME, a random secret key and admin password, the bundle
+imported with the database pointed at a copy of the demo warehouse's ``serving.duckdb`` (a copy,
+because a test publishes a new warehouse into it), listening on a free localhost port.
+
+Test modules share it through ``shared()``: whichever module asks first starts it, the session's
+end stops it.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import requests
+
+from ingest import serve
+from ingest.warehouse import Home
+
+START_TIMEOUT_S = 300  # migrations + import on a busy 2-core machine
+_stack: "SupersetStack | None" = None
+
+
+@dataclass
+class SupersetStack:
+    url: str
+    home: Home
+    username: str
+    password: str
+    process: subprocess.Popen
+    log_path: Path
+
+    def session(self) -> "ApiSession":
+        return ApiSession(self.url, self.username, self.password)
+
+    def log_tail(self, chars: int = 4000) -> str:
+        return self.log_path.read_text(errors="replace")[-chars:]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=30)
+
+
+class ApiSession:
+    """Superset's REST API as the admin: a JWT for authentication plus the CSRF token POSTs need."""
+
+    def __init__(self, url: str, username: str, password: str):
+        self.url = url
+        self.http = requests.Session()
+        r = self.http.post(
+            f"{url}/api/v1/security/login",
+            json={"username": username, "password": password, "provider": "db", "refresh": False},
+            timeout=60,
+        )
+        r.raise_for_status()
+        self.http.headers["Authorization"] = f"Bearer {r.json()['access_token']}"
+        r = self.http.get(f"{url}/api/v1/security/csrf_token/", timeout=60)
+        r.raise_for_status()
+        self.http.headers["X-CSRFToken"] = r.json()["result"]
+        self.http.headers["Referer"] = url
+
+    def get(self, path: str, **kwargs) -> requests.Response:
+        return self.http.get(f"{self.url}{path}", timeout=120, **kwargs)
+
+    def post(self, path: str, **kwargs) -> requests.Response:
+        return self.http.post(f"{self.url}{path}", timeout=120, **kwargs)
+
+    def all(self, resource: str) -> list[dict]:
+        r = self.get(f"/api/v1/{resource}/", params={"q": "(page_size:100)"})
+        r.raise_for_status()
+        return r.json()["result"]
+
+
+def superset_python() -> Path:
+    python = serve.superset_python()
+    if not python.exists():
+        pytest.fail(
+            f"Superset's virtualenv is missing ({python}). Create it with:\n"
+            f"  uv venv --python 3.11 {serve.superset_venv()}\n"
+            f"  uv pip sync --python {python} {serve.LOCK}"
+        )
+    return python
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def copy_home(source: Home, target: Path) -> Home:
+    shutil.copytree(source.root, target, ignore=shutil.ignore_patterns("dbt_logs", "dbt_target", "landing"))
+    return Home(target).create()
+
+
+def start(demo_home: Home, workdir: Path) -> SupersetStack:
+    python = superset_python()
+    home = copy_home(demo_home, workdir / "home")
+    username, password = "admin", secrets.token_urlsafe(16)
+    env = dict(os.environ)
+    env.update(
+        SUPERSET_HOME=str(workdir / "superset_home"),
+        SUPERSET_CONFIG_PATH=str(serve.DASHBOARDS / "superset_config.py"),
+        SUPERSET_SECRET_KEY=secrets.token_urlsafe(42),
+        SUPERSET_ADMIN_USERNAME=username,
+        SUPERSET_ADMIN_PASSWORD=password,
+    )
+    env.pop("SUPERSET_METADATA_URI", None)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log_path = workdir / "superset.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            serve.bootstrap_command(python, home, "127.0.0.1", port),
+            env=env, stdout=log, stderr=subprocess.STDOUT, cwd=workdir,
+        )
+    stack = SupersetStack(url, home, username, password, process, log_path)
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"Superset exited with status {process.returncode} while starting:\n{stack.log_tail()}")
+        try:
+            if requests.get(f"{url}/health", timeout=2).status_code == 200:
+                return stack
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.5)  # polling a starting server, bounded by the deadline
+    stack.stop()
+    pytest.fail(f"Superset did not answer on {url}/health within {START_TIMEOUT_S}s:\n{stack.log_tail()}")
+
+
+def shared(config: pytest.Config, demo_home: Home, tmp_path_factory: pytest.TempPathFactory) -> SupersetStack:
+    """The session's Superset, started on first use and stopped when the session ends."""
+    global _stack
+    if _stack is None or _stack.process.poll() is not None:
+        _stack = start(demo_home, tmp_path_factory.mktemp("superset"))
+        config.add_cleanup(_stack.stop)
+    return _stack

@@ -1,0 +1,377 @@
+"""Superset against the demo warehouse: every chart's data, the read-only connection, live publish.
+
+A real Superset (its own virtualenv, started by dashboards/bootstrap.py the way `perfdb serve` does)
+imports the bundle in dashboards/ and reads a copy of the demo warehouse's serving.duckdb.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import duckdb
+import pytest
+import yaml
+
+import superset_stack
+from ingest import serve, warehouse
+
+BUNDLE = serve.DASHBOARDS
+TEMPORAL = 2  # GenericDataType.TEMPORAL in Superset's coltypes
+
+
+@pytest.fixture(scope="session")
+def superset(request, demo_home, tmp_path_factory) -> superset_stack.SupersetStack:
+    return superset_stack.shared(request.config, demo_home, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def api(superset) -> superset_stack.ApiSession:
+    return superset.session()
+
+
+@pytest.fixture(scope="module")
+def perfdb_database(api) -> dict:
+    [database] = [d for d in api.all("database") if d["database_name"] == "perfdb"]
+    return database
+
+
+@pytest.fixture(scope="module")
+def charts(api) -> list[dict]:
+    return api.all("chart")
+
+
+def bundle_files(folder: str) -> list[dict]:
+    return [yaml.safe_load(p.read_text()) for p in sorted((BUNDLE / folder).rglob("*.yaml"))]
+
+
+def serving_rows(home, sql: str) -> list[tuple]:
+    con = warehouse.connect_serving(home)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def normalized(value, temporal: bool):
+    """One value as Superset's JSON carries it: temporal values as epoch milliseconds, floats rounded."""
+    if temporal and isinstance(value, dt.datetime):
+        return float(calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000)
+    if temporal and isinstance(value, dt.date):
+        return float(calendar.timegm(value.timetuple()) * 1000)
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, int) and not isinstance(value, bool) and temporal:
+        return float(value)
+    return value
+
+
+def chart_query(api, chart_id: int) -> dict:
+    """The chart's saved query, without the pandas post-processing (pivots) applied after the SQL."""
+    r = api.get(f"/api/v1/chart/{chart_id}")
+    r.raise_for_status()
+    saved = r.json()["result"]["query_context"]
+    assert saved, f"chart {chart_id} has no saved query_context; the API cannot serve its data"
+    query_context = json.loads(saved)
+    for query in query_context["queries"]:
+        query["post_processing"] = []
+    return query_context
+
+
+def chart_result(api, chart_id: int) -> dict:
+    r = api.post("/api/v1/chart/data", json=chart_query(api, chart_id))
+    assert r.status_code == 200, r.text[:2000]
+    [result] = r.json()["result"]
+    return result
+
+
+# -- the bundle as imported ---------------------------------------------------------------------------
+
+
+def test_every_chart_dataset_and_dashboard_of_the_bundle_is_imported(api, charts):
+    assert {c["slice_name"] for c in charts} == {c["slice_name"] for c in bundle_files("charts")}
+    imported = {d["slug"]: d for d in api.all("dashboard")}
+    assert set(imported) == {d["slug"] for d in bundle_files("dashboards")}
+    assert {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health"} <= set(imported)
+    assert {d["table_name"] for d in api.all("dataset")} == {d["table_name"] for d in bundle_files("datasets")}
+
+
+def test_every_chart_is_on_a_dashboard_and_every_dashboard_filters_by_date(charts):
+    on_dashboards = set()
+    for dashboard in bundle_files("dashboards"):
+        on_dashboards |= {c["meta"]["uuid"] for c in dashboard["position"].values() if isinstance(c, dict) and c.get("type") == "CHART"}
+        filter_types = [f["filterType"] for f in dashboard["metadata"]["native_filter_configuration"]]
+        assert "filter_time" in filter_types, dashboard["slug"]
+        assert "filter_select" in filter_types, dashboard["slug"]
+    assert on_dashboards == {c["uuid"] for c in bundle_files("charts")}
+
+
+def test_the_database_points_at_the_published_file_read_only(superset, perfdb_database, api):
+    r = api.get(f"/api/v1/database/{perfdb_database['id']}/connection")
+    r.raise_for_status()
+    connection = r.json()["result"]
+    assert connection["sqlalchemy_uri"] == f"duckdb:///{superset.home.serving_path}"
+    connect_args = json.loads(connection["extra"])["engine_params"]["connect_args"]
+    assert connect_args == {
+        "read_only": True,
+        "config": {"enable_external_access": False, "lock_configuration": True},
+    }
+    assert connection["allow_dml"] is False
+    assert connection["allow_file_upload"] is False
+
+
+# -- every chart's data --------------------------------------------------------------------------------
+
+
+def test_every_chart_answers_through_the_chart_data_api(api, charts):
+    assert len(charts) == len(bundle_files("charts"))
+    for chart in charts:
+        r = api.get(f"/api/v1/chart/{chart['id']}/data/", params={"format": "json"})
+        assert r.status_code == 200, f"{chart['slice_name']}: {r.text[:1000]}"
+        for result in r.json()["result"]:
+            assert result.get("error") is None, f"{chart['slice_name']}: {result['error']}"
+            assert result["status"] == "success"
+
+
+def test_every_chart_returns_what_its_query_returns_on_serving_duckdb(superset, api, charts):
+    for chart in charts:
+        result = chart_result(api, chart["id"])
+        temporal = [t == TEMPORAL for t in result["coltypes"]]
+        from_superset = sorted(
+            (tuple(normalized(row[col], is_t) for col, is_t in zip(result["colnames"], temporal)) for row in result["data"]),
+            key=repr,
+        )
+        direct = sorted(
+            (tuple(normalized(v, is_t) for v, is_t in zip(row, temporal)) for row in serving_rows(superset.home, result["query"])),
+            key=repr,
+        )
+        assert from_superset == direct, f"{chart['slice_name']}: Superset's data differs from {result['query']}"
+        assert result["rowcount"] == len(direct)
+
+
+def test_charts_show_the_golden_figures_of_the_demo_warehouse(superset, api, charts):
+    by_name = {c["slice_name"]: c["id"] for c in charts}
+
+    def single_value(name):
+        [row] = chart_result(api, by_name[name])["data"]
+        [value] = row.values()
+        return value
+
+    home = superset.home
+    [(violations,)] = serving_rows(home, "select count(*) from marts.rpt_threshold_violations")
+    assert violations > 0
+    assert single_value("Threshold exceptions") == violations
+    [(files, loaded, rejected)] = serving_rows(
+        home, "select count(*), sum(rows_loaded), sum(rows_rejected) from raw.ingest_files"
+    )
+    assert single_value("Files ingested") == files
+    assert single_value("Rows loaded") == loaded
+    assert single_value("Rows rejected") == rejected
+    [(worst,)] = serving_rows(home, "select max(busy_pct_max) from marts.rpt_threshold_violations")
+    assert single_value("Worst busy %") == pytest.approx(worst)
+
+    # each rule of the stacked bar chart counts the shifts whose rules_crossed list holds it
+    per_rule = {
+        (row["rule"].split(" ")[0]): row["exceptions"]
+        for row in chart_result(api, by_name["Exceptions by rule and system"])["data"]
+        if row["system_name"] == "\\PROD1"
+    }
+    direct = dict(serving_rows(
+        home,
+        "select metric, count(*) from (select unnest(rules_crossed) as metric from marts.rpt_threshold_violations "
+        "where system_name = '\\PROD1') group by metric",
+    ))
+    assert per_rule == direct
+
+
+# -- SQL Lab cannot escape the warehouse --------------------------------------------------------------
+
+
+def sqllab(api, database_id: int, sql: str):
+    return api.post("/api/v1/sqllab/execute/", json={"database_id": database_id, "sql": sql, "runAsync": False, "schema": "marts"})
+
+
+def error_text(response) -> str:
+    body = response.json()
+    return " ".join(e.get("message", "") for e in body.get("errors", [])) or body.get("message", "") or response.text
+
+
+def test_sql_lab_reads_the_warehouse(api, perfdb_database, superset):
+    r = sqllab(api, perfdb_database["id"], "select count(*) as n from marts.rpt_threshold_violations")
+    assert r.status_code == 200, r.text
+    [(expected,)] = serving_rows(superset.home, "select count(*) from marts.rpt_threshold_violations")
+    assert r.json()["data"] == [{"n": expected}]
+
+
+@pytest.mark.parametrize("sql", [
+    "select * from read_csv('/etc/passwd')",
+    "select * from read_text('/etc/passwd')",
+    "select * from read_parquet('http://127.0.0.1:9/x.parquet')",
+])
+def test_sql_lab_cannot_read_files_or_urls(api, perfdb_database, sql):
+    r = sqllab(api, perfdb_database["id"], sql)
+    assert r.status_code != 200
+    assert "disabled by configuration" in error_text(r)
+    assert "root:" not in r.text
+
+
+def test_sql_lab_cannot_turn_external_access_back_on(api, perfdb_database):
+    r = sqllab(api, perfdb_database["id"], "set enable_external_access = true")
+    assert r.status_code != 200
+    assert "locked" in error_text(r)
+
+
+@pytest.mark.parametrize("sql", [
+    "create table marts.scratch as select 1 as x",
+    "delete from marts.rpt_threshold_violations",
+    "drop table marts.fct_cpu_shift",
+])
+def test_sql_lab_cannot_write(api, perfdb_database, superset, sql):
+    [(before,)] = serving_rows(superset.home, "select count(*) from marts.rpt_threshold_violations")
+    r = sqllab(api, perfdb_database["id"], sql)
+    assert r.status_code != 200
+    assert "does not allow for DDL/DML" in error_text(r)
+    [(after,)] = serving_rows(superset.home, "select count(*) from marts.rpt_threshold_violations")
+    assert after == before
+
+
+@pytest.mark.parametrize("sql", [
+    "attach '{dir}/elsewhere.duckdb' as elsewhere",
+    "copy (select 1) to '{dir}/leak.csv'",
+])
+def test_sql_lab_cannot_write_files_beside_the_warehouse(api, perfdb_database, superset, sql):
+    target_dir = superset.home.warehouse_dir
+    r = sqllab(api, perfdb_database["id"], sql.format(dir=target_dir))
+    assert r.status_code != 200
+    assert "disabled by configuration" in error_text(r)
+    assert not (target_dir / "elsewhere.duckdb").exists()
+    assert not (target_dir / "leak.csv").exists()
+
+
+def test_the_connection_superset_uses_is_read_only_in_duckdb_itself(superset, perfdb_database, api):
+    # Superset refuses DML before it reaches DuckDB; this checks the layer below with the same
+    # connect arguments, in case someone flips allow_dml in the UI.
+    r = api.get(f"/api/v1/database/{perfdb_database['id']}/connection")
+    connect_args = json.loads(r.json()["result"]["extra"])["engine_params"]["connect_args"]
+    con = duckdb.connect(str(superset.home.serving_path), **connect_args)
+    try:
+        with pytest.raises(duckdb.Error, match="read-only"):
+            con.execute("create table marts.scratch as select 1 as x")
+    finally:
+        con.close()
+
+
+# -- publishing while Superset runs -------------------------------------------------------------------
+
+
+def test_publishing_a_new_warehouse_while_superset_runs_shows_the_new_data(superset, api, charts, perfdb_database):
+    home = superset.home
+    by_name = {c["slice_name"]: c["id"] for c in charts}
+
+    def exceptions_shown() -> int:
+        [row] = chart_result(api, by_name["Threshold exceptions"])["data"]
+        return row["exceptions"]
+
+    before = exceptions_shown()  # Superset has opened serving.duckdb at least once now
+    original = home.db_path.with_name("perfdb.original.duckdb")
+    shutil.copyfile(home.db_path, original)
+    try:
+        con = duckdb.connect(str(home.db_path))
+        con.execute(
+            "insert into marts.rpt_threshold_violations by name "
+            "select * replace (cast(shift_date + interval 1 year as date) as shift_date) from marts.rpt_threshold_violations "
+            "where system_name = '\\DEV1'"
+        )
+        [(added,)] = con.execute(
+            "select count(*) from marts.rpt_threshold_violations where shift_date >= date '2027-01-01'"
+        ).fetchall()
+        con.close()
+        assert added > 0
+
+        warehouse.publish(home)  # atomic rename over the file Superset reads
+        assert exceptions_shown() == before + added
+        r = sqllab(api, perfdb_database["id"], "select count(*) as n from marts.rpt_threshold_violations")
+        assert r.json()["data"] == [{"n": before + added}]
+    finally:
+        shutil.copyfile(original, home.db_path)
+        original.unlink()
+        warehouse.publish(home)
+    assert exceptions_shown() == before
+
+
+# -- refusing to start without secrets ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("missing", ["SUPERSET_SECRET_KEY", "SUPERSET_ADMIN_PASSWORD"])
+def test_superset_refuses_to_start_with_an_empty_secret(tmp_path, missing):
+    env = dict(os.environ, SUPERSET_HOME=str(tmp_path), SUPERSET_SECRET_KEY="k" * 40, SUPERSET_ADMIN_PASSWORD="p" * 12)
+    env[missing] = ""
+    proc = subprocess.run(
+        [str(superset_stack.superset_python()), str(BUNDLE / "bootstrap.py"), "--serving", str(tmp_path / "x.duckdb"), "--no-serve"],
+        env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2
+    assert f"{missing} is empty; refusing to start" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "superset.db").exists()
+
+
+def test_superset_config_refuses_an_empty_secret_key(tmp_path):
+    env = dict(os.environ, SUPERSET_HOME=str(tmp_path), SUPERSET_SECRET_KEY="",
+               SUPERSET_CONFIG_PATH=str(BUNDLE / "superset_config.py"))
+    # what gunicorn in the docker image loads, without the bootstrap's own check in front
+    proc = subprocess.run(
+        [str(superset_stack.superset_python()), "-c", "from superset.app import create_app; create_app()"],
+        env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode != 0
+    assert "SUPERSET_SECRET_KEY is empty; refusing to start" in proc.stderr
+
+
+def test_perfdb_serve_refuses_to_start_without_secrets(demo_home, monkeypatch, capsys):
+    monkeypatch.delenv("SUPERSET_SECRET_KEY", raising=False)
+    monkeypatch.setenv("SUPERSET_ADMIN_PASSWORD", "")
+    assert serve.serve(demo_home, port=superset_stack.free_port()) == 1
+    err = capsys.readouterr().err
+    assert "refusing to start Superset without SUPERSET_SECRET_KEY" in err
+    assert "SUPERSET_ADMIN_PASSWORD" in err
+
+
+def test_the_superset_lock_pins_the_writers_duckdb():
+    lock = (BUNDLE / "requirements.lock").read_text()
+    assert f"duckdb=={duckdb.__version__} " in lock
+    assert "duckdb-engine==0.17.0 " in lock
+    assert "apache-superset==6.1.0 " in lock
+    assert "--hash=sha256:" in lock
+
+
+def test_bundle_keeps_no_machine_specific_path():
+    for path in BUNDLE.rglob("*.yaml"):
+        text = path.read_text()
+        assert "/tmp/" not in text and "/root/" not in text and "/home/" not in text, path
+    [database] = bundle_files("databases")
+    assert database["sqlalchemy_uri"] == "duckdb:////perfdb/warehouse/serving.duckdb"
+
+
+def test_bundle_zip_points_the_database_at_the_given_file(tmp_path):
+    # the zip bootstrap.py imports: the URI of --serving, the read-only connect args whatever the YAML says
+    code = (
+        "import sys, zipfile, io, yaml; sys.path.insert(0, sys.argv[1]); import bootstrap; "
+        "z = zipfile.ZipFile(io.BytesIO(bootstrap.bundle_zip(__import__('pathlib').Path(sys.argv[2])))); "
+        "print(yaml.safe_dump(yaml.safe_load(z.read('perfdb_dashboards/databases/perfdb.yaml'))))"
+    )
+    serving = tmp_path / "a dir" / "serving.duckdb"
+    proc = subprocess.run(
+        [str(superset_stack.superset_python()), "-c", code, str(BUNDLE), str(serving)],
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    config = yaml.safe_load(proc.stdout)
+    assert config["sqlalchemy_uri"] == f"duckdb:///{serving}"
+    assert config["extra"]["engine_params"]["connect_args"]["read_only"] is True
+    assert config["allow_dml"] is False
+

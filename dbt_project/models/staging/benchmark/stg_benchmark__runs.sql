@@ -1,7 +1,6 @@
 -- Every benchmark run, the user's (raw.benchmark_runs) and the documents' published results (the
 -- reference seeds), in one shape so marts compare them. User runs loaded twice (the same run in two
 -- files) keep the copy of the latest file. run_key identifies a run.
-{{ config(pre_hook="{{ ensure_raw_benchmark_tables() }}") }}
 
 {%- set run_columns = [
     'study', 'run_label', 'role', 'run_date', 'sut_platform', 'sut_product', 'sut_release',

@@ -1,17 +1,7 @@
 -- CPU records, one per processor and interval. A MEASCOM LIST run twice lands twice in raw:
 -- keep the first copy ingested.
 with source as (
-    select * from {{ source('measure', 'measure_cpu') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_name, cpu_num, from_timestamp, to_timestamp
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('measure', 'measure_cpu'), ['system_name', 'cpu_num', 'from_timestamp', 'to_timestamp']) }}
 )
 
 select
@@ -46,5 +36,4 @@ select
     cast(transactions as bigint) as transaction_count,
     cast(response_time as bigint) as response_time_us,
     cast(ending_free_mem as bigint) as ending_free_mem_pages
-from ranked
-where copy_number = 1
+from source

@@ -1,16 +1,6 @@
 -- DISC records, one per disc volume, disc-process CPU and interval; duplicate copies are dropped.
 with source as (
-    select * from {{ source('measure', 'measure_disc') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_name, device_name, cpu_num, from_timestamp, to_timestamp
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('measure', 'measure_disc'), ['system_name', 'device_name', 'cpu_num', 'from_timestamp', 'to_timestamp']) }}
 )
 
 select
@@ -44,5 +34,4 @@ select
     cast(device_qbusy_time as bigint) as device_qbusy_us,
     cast(cache_hits as bigint) as cache_hit_count,
     cast(cache_misses as bigint) as cache_miss_count
-from ranked
-where copy_number = 1
+from source

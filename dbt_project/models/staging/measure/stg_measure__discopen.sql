@@ -1,17 +1,7 @@
 -- DISCOPEN records (physical I/O by the disc process for one open), one per open and interval;
 -- duplicate copies are dropped.
 with source as (
-    select * from {{ source('measure', 'measure_discopen') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_name, opener_cpu, opener_pin, file_name, from_timestamp, to_timestamp
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('measure', 'measure_discopen'), ['system_name', 'opener_cpu', 'opener_pin', 'file_name', 'from_timestamp', 'to_timestamp']) }}
 )
 
 select
@@ -37,5 +27,4 @@ select
     cast(requests as bigint) as request_count,
     cast(requests_blocked as bigint) as requests_blocked_count,
     cast(lockwait_time as bigint) as lockwait_us
-from ranked
-where copy_number = 1
+from source

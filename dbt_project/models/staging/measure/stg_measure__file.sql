@@ -1,17 +1,7 @@
 -- FILE records (logical I/O of one open of a file), one per open and interval; duplicate copies
 -- are dropped.
 with source as (
-    select * from {{ source('measure', 'measure_file') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_name, opener_cpu, opener_pin, file_name, from_timestamp, to_timestamp
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('measure', 'measure_file'), ['system_name', 'opener_cpu', 'opener_pin', 'file_name', 'from_timestamp', 'to_timestamp']) }}
 )
 
 select
@@ -38,5 +28,4 @@ select
     cast(info_calls as bigint) as info_call_count,
     cast(messages as bigint) as message_count,
     cast(message_bytes as bigint) as message_bytes
-from ranked
-where copy_number = 1
+from source

@@ -1,16 +1,6 @@
 -- LINE records, one per communication line and interval; duplicate copies are dropped.
 with source as (
-    select * from {{ source('measure', 'measure_line') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_name, device_name, from_timestamp, to_timestamp
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('measure', 'measure_line'), ['system_name', 'device_name', 'from_timestamp', 'to_timestamp']) }}
 )
 
 select
@@ -42,5 +32,4 @@ select
     cast(retries as bigint) as retry_count,
     cast(transactions as bigint) as transaction_count,
     cast(response_time as bigint) as response_time_us
-from ranked
-where copy_number = 1
+from source

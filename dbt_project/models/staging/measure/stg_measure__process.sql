@@ -1,16 +1,6 @@
 -- PROCESS records, one per process and interval; duplicate copies of a record are dropped.
 with source as (
-    select * from {{ source('measure', 'measure_process') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_name, cpu_num, pin, from_timestamp, to_timestamp
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('measure', 'measure_process'), ['system_name', 'cpu_num', 'pin', 'from_timestamp', 'to_timestamp']) }}
 )
 
 select
@@ -44,5 +34,4 @@ select
     cast(received_bytes as bigint) as received_bytes,
     cast(checkpoints as bigint) as checkpoint_count,
     cast(file_open_calls as bigint) as file_open_call_count
-from ranked
-where copy_number = 1
+from source

@@ -1,17 +1,7 @@
 -- USERDEF records, one per user-defined counter (name, index) of a process and interval;
 -- duplicate copies are dropped.
 with source as (
-    select * from {{ source('measure', 'measure_userdef') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_name, cpu_num, pin, "name", "index", from_timestamp, to_timestamp
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('measure', 'measure_userdef'), ['system_name', 'cpu_num', 'pin', '"name"', '"index"', 'from_timestamp', 'to_timestamp']) }}
 )
 
 select
@@ -44,5 +34,4 @@ select
     os_version,
     cast(max_value as bigint) as max_value,
     cast(counter_value as bigint) as counter_value
-from ranked
-where copy_number = 1
+from source

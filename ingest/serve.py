@@ -44,7 +44,7 @@ def superset_python(venv: Path | None = None) -> Path:
     return (venv or superset_venv()) / "bin" / "python"
 
 
-def ensure_superset_venv(venv: Path | None = None, *, quiet: bool = False) -> Path:
+def ensure_superset_venv(venv: Path | None = None) -> Path:
     """Create or re-sync Superset's virtualenv from the lock file; returns its python."""
     venv = venv or superset_venv()
     python = superset_python(venv)
@@ -53,11 +53,10 @@ def ensure_superset_venv(venv: Path | None = None, *, quiet: bool = False) -> Pa
         if python.exists():
             return python  # cannot re-sync without uv; use what is there
         raise ServeError(f"{venv} does not exist and uv is not installed to create it (https://docs.astral.sh/uv/)")
-    out = subprocess.DEVNULL if quiet else None
     if not python.exists():
         print(f"perfdb serve: creating {venv} from {LOCK.relative_to(REPO)}", file=sys.stderr)
-        subprocess.run([uv, "venv", "--quiet", "--python", SUPERSET_PYTHON_VERSION, str(venv)], check=True, stdout=out)
-    subprocess.run([uv, "pip", "sync", "--quiet", "--python", str(python), str(LOCK)], check=True, stdout=out)
+        subprocess.run([uv, "venv", "--quiet", "--python", SUPERSET_PYTHON_VERSION, str(venv)], check=True)
+    subprocess.run([uv, "pip", "sync", "--quiet", "--python", str(python), str(LOCK)], check=True)
     return python
 
 

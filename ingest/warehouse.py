@@ -33,6 +33,7 @@ create table if not exists raw.ingest_files (
     format varchar,
     parser_version varchar,
     records_read bigint not null,
+    records_loaded bigint,            -- records read = records loaded + rows rejected + rows skipped
     rows_loaded bigint not null,
     rows_rejected bigint not null,
     rows_skipped bigint not null,
@@ -50,6 +51,8 @@ create table if not exists raw.rejects (
     raw_bytes blob,
     rejected_at timestamp not null default current_timestamp,
 );
+-- manifests written before records_loaded existed (their records were their rows)
+alter table raw.ingest_files add column if not exists records_loaded bigint;
 """
 
 
@@ -97,6 +100,7 @@ class FileResult:
     status: str  # loaded | loaded_with_rejects | rejected | failed | duplicate
     format: str | None = None
     records_read: int = 0
+    records_loaded: int = 0  # equals rows_loaded unless a parser's record spans several rows (Batch.records)
     rows_loaded: int = 0
     rows_rejected: int = 0
     rows_skipped: int = 0
@@ -239,12 +243,12 @@ def _write_rejects(con: duckdb.DuckDBPyConnection, file_id: int, path: Path, ctx
 def _manifest(con, file_id, sha, path, size, result: FileResult, parser: Parser | None) -> None:
     con.execute(
         """insert into raw.ingest_files (file_id, sha256, path, file_name, size_bytes, format, parser_version,
-               records_read, rows_loaded, rows_rejected, rows_skipped, status, error)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               records_read, records_loaded, rows_loaded, rows_rejected, rows_skipped, status, error)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [
             file_id, sha, str(path), path.name, size,
             parser.format if parser else None, parser.version if parser else None,
-            result.records_read, result.rows_loaded, result.rows_rejected, result.rows_skipped,
+            result.records_read, result.records_loaded, result.rows_loaded, result.rows_rejected, result.rows_skipped,
             result.status, result.error,
         ],
     )
@@ -298,12 +302,13 @@ def ingest_file(
                 result.rows_skipped += n
             else:
                 result.rows_loaded += n
+                result.records_loaded += n if batch.records is None else batch.records
         result.records_read = ctx.records_read
         result.rows_rejected = len(ctx.rejects)
-        accounted = result.rows_loaded + result.rows_rejected + result.rows_skipped
+        accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
         if accounted != result.records_read:
             raise RuntimeError(
-                f"accounting mismatch: {result.records_read} records read but {result.rows_loaded} loaded + "
+                f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
                 f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
             )
         if result.rows_rejected:

@@ -4,6 +4,7 @@
     quality/suites/           one module per suite family; each exports ``SUITES`` (found by the registry)
     quality/frames.py         reads every suite's frame through one read-only DuckDB connection
     quality/gx_validation.py  validates the frames with GX (pandas route) and writes the Data Docs
+    quality/report.py         one outcome per expectation, the run's verdict, how it is printed
     quality/audit.py          keeps every result in ``audit.validation_runs`` / ``audit.validation_results``
     quality/runner.py         ``run_checks(home, quiet)``: the whole check, as ``perfdb check`` runs it
 

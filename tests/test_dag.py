@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import uuid
+import warnings
 from pathlib import Path
 
 import duckdb
@@ -67,15 +68,16 @@ print("DRIVER-RESULT " + json.dumps(result))
 
 
 def _postgres_usable() -> bool:
-    if importlib.util.find_spec("asyncpg") is None:
-        return False
     import psycopg2
 
     try:
         psycopg2.connect(dbname="postgres", connect_timeout=3, **POSTGRES).close()
-        return True
     except psycopg2.OperationalError:
         return False
+    if importlib.util.find_spec("asyncpg") is None:
+        warnings.warn("PostgreSQL is reachable but asyncpg is not installed; Airflow's metadata goes to SQLite", stacklevel=2)
+        return False
+    return True
 
 
 def _postgres(statement: str) -> None:

@@ -11,6 +11,7 @@ from command_helpers import FIXTURES, parse_file
 from ingest import cli
 from ingest.formats import capture
 from ingest.formats.base import FormatError
+from ingest.generate.commands import netstat_s_log
 from ingest.warehouse import Home
 
 LINUX = FIXTURES / "linux"
@@ -25,7 +26,7 @@ def test_time_and_host_from_the_capture_header_with_its_utc_offset(tmp_path):
     assert {(r["host"], r["captured_at"], r["utc_offset_s"]) for r in rows} == {
         ("web01", dt.datetime(2026, 1, 5, 10, 0), 3600)
     }
-    assert ctx.records_read == len(rows) == 54
+    assert ctx.records_read == 1 and len(rows) == 54  # one capture, 54 counters
 
 
 def test_time_and_host_from_the_file_name():
@@ -56,7 +57,7 @@ def test_a_log_of_many_captures_one_record_each(tmp_path):
     ]
     # four captures of 53, 53, 53 and 54 counters (a TcpExt counter became non-zero in the last)
     assert [sum(r["record_ordinal"] == k for r in rows) for k in range(4)] == [53, 53, 53, 54]
-    assert ctx.records_read == 213 and not ctx.rejects
+    assert ctx.records_read == 4 and len(rows) == 213 and not ctx.rejects
 
 
 def test_reading_in_small_blocks_gives_the_same_rows(tmp_path, monkeypatch):
@@ -75,7 +76,7 @@ def test_captures_of_other_commands_in_one_log_go_to_their_parser(tmp_path):
     _, ctx, rows = parse_file(f)
     by_capture = {(r["record_ordinal"], r["source_format"], r["command"]) for r in rows}
     assert by_capture == {(0, "netstat.linux_s", "netstat -s"), (1, "netstat.linux_i", "netstat -i")}
-    assert ctx.records_read == 54 + 20
+    assert ctx.records_read == 2 and len(rows) == 54 + 20
 
 
 def test_unknown_output_and_a_bad_header_are_rejected_with_their_line_the_rest_loads(tmp_path):
@@ -92,7 +93,7 @@ def test_unknown_output_and_a_bad_header_are_rejected_with_their_line_the_rest_l
     assert [(r.line, r.record_ordinal) for r in ctx.rejects] == [(67, 1), (70, 2)]
     assert "unknown command output" in ctx.rejects[0].reason
     assert "'yesterday' is not an ISO 8601 time" in ctx.rejects[1].reason
-    assert ctx.records_read == 54 + 1 + 1 + 54
+    assert ctx.records_read == 4 and len(rows) == 54 + 54  # two loaded, two rejected
 
 
 def test_loader_accounting_rejects_and_idempotent_reingest(tmp_path):
@@ -105,14 +106,49 @@ def test_loader_accounting_rejects_and_idempotent_reingest(tmp_path):
     )
     (first,) = cli.ingest_paths(home, [f], quiet=True)
     (again,) = cli.ingest_paths(home, [f], quiet=True)
-    assert (first.status, first.records_read, first.rows_loaded, first.rows_rejected) == ("loaded_with_rejects", 55, 54, 1)
+    # records are captures: 2 read = 1 loaded + 1 rejected; rows are 1 capture + 54 labels + 54 values
+    assert (first.status, first.records_read, first.records_loaded, first.rows_loaded, first.rows_rejected) == (
+        "loaded_with_rejects", 2, 1, 1 + 54 + 54, 1)
     assert again.status == "duplicate"
     con = duckdb.connect(str(home.db_path), read_only=True)
-    assert con.execute("select count(*) from raw.command_counters").fetchone()[0] == 54
+    assert con.execute("select count(*) from raw.command_values").fetchone()[0] == 54
+    assert con.execute("select records_read, records_loaded from raw.ingest_files").fetchall() == [(2, 1)]
     line, reason, raw = con.execute("select line_number, reason, raw_bytes from raw.rejects").fetchone()
     assert line == f.read_text().splitlines().index("segments: lots") + 1 == 87
     assert "expected a section title such as 'Tcp:' at column 0, found 'segments: lots'" in reason
     assert raw.decode().startswith("Ip:\n")  # the whole capture is kept for diagnosis
+
+
+def test_a_long_log_lands_as_captures_labels_and_values_that_join_back_to_the_text(tmp_path):
+    home = Home(tmp_path / "home").create()
+    # 3,000 captures: about 5.4 MB, so two read blocks, several batches and the bulk path
+    log = netstat_s_log(home.landing / "web01_netstat-s.log", 3000, seed=5)
+    (result,) = cli.ingest_paths(home, [log], quiet=True)
+    assert (result.status, result.records_read, result.records_loaded) == ("loaded", 3000, 3000)
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    captures, values, counted = con.execute(
+        "select count(*), (select count(*) from raw.command_values), sum(counter_count) from raw.command_captures"
+    ).fetchone()
+    labels, distinct_labels, first_capture = con.execute(
+        "select count(*), count(distinct (section, counter_name)), min(record_ordinal) from raw.command_counter_labels"
+    ).fetchone()
+    assert (captures, values, counted) == (3000, 3000 * 49, 3000 * 49)  # the generator prints 49 counters
+    assert (labels, distinct_labels, first_capture) == (49, 49, 0)  # each counter written once, with capture 0
+    assert result.rows_loaded == captures + labels + values
+    lines = log.read_text().splitlines()
+    sample = con.execute(
+        "select c.record_ordinal, c.line_number, c.captured_at, v.line_number, l.counter, l.counter_name, v.value "
+        "from raw.command_values v join raw.command_captures c using (source_file_id, record_ordinal) "
+        "join raw.command_counter_labels l using (source_file_id, label_id) "
+        "where c.record_ordinal in (0, 1337, 2999) order by v.record_ordinal, v.line_number"
+    ).fetchall()
+    con.close()
+    assert len(sample) == 3 * 49
+    for ordinal, capture_line, captured_at, line, label, name, value in sample:
+        assert lines[capture_line - 1] == f"# captured: {captured_at:%Y-%m-%dT%H:%M:%S} host: web01"
+        assert captured_at == dt.datetime(2026, 1, 5) + dt.timedelta(minutes=ordinal)
+        printed = lines[line - 1].strip()
+        assert printed.replace(f"{int(value)}", "#", 1) == label.split("histogram: ")[-1], (name, printed)
 
 
 def test_windows_line_ends_read_the_same(tmp_path):

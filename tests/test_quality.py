@@ -15,7 +15,7 @@ import duckdb
 import pytest
 
 from ingest.warehouse import Home
-from quality import runner
+from quality import gx_validation, runner
 from quality.report import QUERY_CHECK
 from quality.suite import check_id
 from quality.suites import all_suites, by_name, marts_cpu, marts_devices, raw_measure
@@ -92,6 +92,28 @@ def _raw_column_breaks(table: raw_measure.RawTable) -> dict[str, list[str]]:
         "contract_columns_present": [f"alter table {t} rename column os_version to os_release"],
         "contract_column_types": [f'alter table {t} alter column "error" type varchar'],
     }
+
+
+def _interval_breaks() -> dict[str, list[str]]:
+    t = "intermediate.int_cpu__interval"
+    first_cpu = "system_name = (select system_name from {t} order by rowid limit 1) and cpu_num = 0".format(t=t)
+    breaks = {
+        "no_gap_longer_than_an_interval": [
+            f"delete from {t} where {first_cpu} and interval_start in "
+            f"(select interval_start from {t} where {first_cpu} order by 1 limit 2 offset 10)"
+        ]
+    }
+    rows = iter(range(20, 10_000, 2))
+    breaks |= {f"{c}_not_null": [f"update {t} set {c} = null where {_nth(t, next(rows))}"]
+               for c in ("source", *marts_cpu.INTERVAL_KEY, "interval_end")}
+    breaks["one_row_per_cpu_interval"] = [f"insert into {t} select * from {t} where {_nth(t, next(rows))}"]
+    breaks |= {f"{m}_in_range": [f"update {t} set {m} = 150 where {_nth(t, next(rows))}"] for m in marts_cpu.PERCENTAGES}
+    breaks |= {f"{m}_not_negative": [f"update {t} set {m} = -0.5 where {_nth(t, next(rows))}"] for m in marts_cpu.RATES}
+    breaks["interval_length_in_range"] = [
+        f"update {t} set interval_s = 7200, interval_end = interval_start + interval 2 hour where {_nth(t, next(rows))}"
+    ]
+    breaks["interval_matches_timestamps"] = [f"update {t} set interval_end = interval_end + interval 5 minute where {_nth(t, next(rows))}"]
+    return breaks
 
 
 def _hourly_breaks() -> dict[str, list[str]]:
@@ -172,6 +194,7 @@ BREAKS: dict[str, dict[str, list[str]]] = {
     "marts.fct_cpu_monthly": _monthly_breaks(),
     "marts.fct_cpu_shift": _shift_breaks(),
     "intermediate.int_cpu__hourly": _hourly_breaks(),
+    "intermediate.int_cpu__interval": _interval_breaks(),
     "marts.fct_disc_shift": _device_breaks("fct_disc_shift", marts_devices.DISC_MEASURES, "write_busy_within_busy",
                                            "write_busy_pct_avg = busy_pct_avg + 1"),
     "marts.fct_line_shift": _device_breaks("fct_line_shift", marts_devices.LINE_MEASURES, "read_and_write_busy_within_busy",
@@ -199,8 +222,8 @@ def test_every_expectation_fails_on_data_that_breaks_it(demo_home, tmp_path):
 
 # -- the demo warehouse, and what a run leaves behind ---------------------------------------------------
 
-def test_demo_warehouse_passes_and_the_run_is_kept(copy_of_demo_home, capsys):
-    home = copy_of_demo_home
+def test_demo_warehouse_passes_and_the_run_is_kept(demo_home, tmp_path, capsys):
+    home = _copy_warehouse(demo_home, tmp_path / "home")
     assert runner.run_checks(home) is True
     printed = capsys.readouterr().out
     assert "0 failed" in printed
@@ -313,6 +336,20 @@ def test_a_record_outside_its_loadid_hour_is_named_by_file_and_ordinal(demo_home
     assert example["source_file"] and example["record_ordinal"] is not None
 
 
+def test_a_loadid_of_january_1st_matches_an_interval_that_began_on_december_31st(demo_home, tmp_path):
+    home = _copy_warehouse(demo_home, tmp_path / "home")
+    _sql(home, [
+        "update raw.measure_cpu set loadid = 'DT00100', from_timestamp = timestamp '2025-12-31 23:30:00', "
+        "to_timestamp = timestamp '2026-01-01 00:30:00' where rowid = 0",
+        "update raw.measure_cpu set loadid = 'DT36523', from_timestamp = timestamp '2025-12-31 23:30:00', "
+        "to_timestamp = timestamp '2026-01-01 00:30:00' where rowid = 1",
+        "update raw.measure_cpu set loadid = 'DT00101' where rowid = 2",
+    ])
+    report = _validate(home, "raw.measure_cpu")
+    (window,) = [o for o in report.failures if o.check == "inside_loadid_hour"]
+    assert window.unexpected_count == 1  # only the third: its LOADID names an hour it does not touch
+
+
 def test_a_complete_shift_with_seven_hours_fails(demo_home, tmp_path):
     home = _copy_warehouse(demo_home, tmp_path / "home")
     day = _measured_day(home, 4)
@@ -373,6 +410,16 @@ def test_a_crossing_without_its_report_row_fails(demo_home, tmp_path):
     example = missing.examples[0]
     assert (example["system_name"], example["shift"], example["cpu_num"]) == (key[0], key[2], key[3])
     assert example["rules_crossed_by_unreported_row"] >= 1
+
+
+def test_data_docs_keep_the_last_runs_only(tmp_path):
+    runs = [f"2026010{d}T000000000000Z" for d in range(1, 6)]
+    for suite_dir in ("raw/measure_cpu", "marts/fct_cpu_shift"):
+        for run in runs:
+            (tmp_path / suite_dir / run / "20260101T000000.000000Z").mkdir(parents=True)
+    gx_validation._prune_runs(tmp_path, keep=2)
+    for suite_dir in ("raw/measure_cpu", "marts/fct_cpu_shift"):
+        assert sorted(p.name for p in (tmp_path / suite_dir).iterdir()) == runs[-2:]
 
 
 # -- what the check does when it cannot validate -------------------------------------------------------

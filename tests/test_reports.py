@@ -2,8 +2,10 @@
 
 The serving warehouse here holds mart rows that carry the values printed in King 1986 (Tandem Systems
 Review, Dec 1986), Figures 1 and 2. Those values cannot come out of one consistent data set: in some
-rows, max - delt > avg. So the rows are written straight into the marts. tests/test_dbt_measure.py
-builds the marts from raw counters and runs the same commands on the result.
+rows, max - delt > avg. So the rows are written straight into the marts, with the unified
+rpt_threshold_exceptions rows they stand for and a few network crossings beside them.
+tests/test_dbt_measure.py builds the marts from raw counters and runs the same commands on the result;
+tests/test_threshold_exceptions.py does so on the demo warehouse.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ FIGURE_1_PRINTED = [
 RULES = ["qlen_max", "qlen_spread_across_hours", "swaps_per_s_max", "busy_pct_max",
          "busy_pct_spread_across_hours", "ibusy_pct_max"]
 LIMITS = [2, 1, 2, 70, 20, 25]  # Figure 9
+EXCEPTION_COLUMNS = [
+    "domain", "system_name", "entity", "source_command", "exception_date", "shift", "interval_start", "interval_end",
+    "rule_id", "severity", "rule", "metric", "observed_value", "operator", "limit_value", "source",
+]
+NETWORK_DATE = dt.date(1986, 5, 11)  # network crossings only
 VIOLATION_COLUMNS = [
     "system_name", "shift_date", "shift", "shift_name", "os_version", "cpu_num", "time_of_day",
     "qlen_max", "qlen_spread_across_hours", "swaps_per_s_max", "busy_pct_max", "busy_pct_spread_across_hours",
@@ -78,6 +85,43 @@ def _violation_rows() -> list[dict]:
     return rows
 
 
+def _exception_rows() -> list[dict]:
+    """The Figure 1 rows one per crossed rule (as rpt_threshold_exceptions unpivots them), then network rows."""
+    rows = []
+    for v in _violation_rows():
+        start = dt.datetime.combine(v["shift_date"], v["time_of_day"])
+        for metric in v["rules_crossed"]:
+            n = RULES.index(metric) + 1
+            rows.append(dict(zip(EXCEPTION_COLUMNS, [
+                "cpu", v["system_name"], f"cpu {v['cpu_num']}", None, v["shift_date"], 1, start,
+                start + dt.timedelta(hours=8), f"CPU-T{n}", "warning", f"rule T{n}", metric, v[metric], ">",
+                float(LIMITS[n - 1]), "King 1986, Fig. 9",
+            ])))
+
+    def network(host, entity, command, start, end, rule_id, metric, value, operator, limit, rule, day=FIG1_DATE):
+        return dict(zip(EXCEPTION_COLUMNS, [
+            "network", host, entity, command, day, None, start, end, rule_id, "warning", rule, metric, value,
+            operator, limit, "seed",
+        ]))
+
+    at = lambda day, h, m=0: dt.datetime.combine(day, dt.time(h, m))  # noqa: E731
+    rows += [
+        network("VSE1", "TCP/IP stack", "QUERY STATS", at(dt.date(1986, 5, 7), 22), at(FIG1_DATE, 0), "VSE-R1",
+                "non_ip_count", 360.0, ">", 0.0, "Non-IP frames reached the stack (should be 0)"),
+        network("VSE1", "TCP/IP stack", "QUERY STATS", at(FIG1_DATE, 10), at(FIG1_DATE, 12), "VSE-R2",
+                "misrouted_pct", 0.1004, ">", 0.1, "Mis-routed datagrams above 0.1% of inbound datagrams"),
+        network("aix01", "STREAMS buffers", "snaadmin query_buffer_availability", at(FIG1_DATE, 10),
+                at(FIG1_DATE, 12), "SNA-R02", "throttle_status", 85.0, ">=", 70.0,
+                "CS/AIX pacing windows cut back hard"),
+        # a pool's first snapshot: no interval start
+        network("SYSA", "IO00", "D NET,BFRUSE", None, at(FIG1_DATE, 14) + dt.timedelta(microseconds=50000),
+                "VTAM-03", "expansion_failed_flag", 1.0, ">=", 1.0, "Dynamic buffering failed"),
+        network("web01", "eth0", "netstat -i", at(NETWORK_DATE, 10), at(NETWORK_DATE, 12), "NET-IF-01", "error_pct",
+                0.25, ">", 0.0, "Transmit or receive errors in the interval", day=NETWORK_DATE),
+    ]
+    return rows
+
+
 def _trend_rows() -> list[dict]:
     rows = []
     for loadid, cpu, cpu_type, *values in FIGURE_2_ROWS:
@@ -93,8 +137,10 @@ def home(tmp_path) -> Home:
     con = duckdb.connect(str(home.serving_path))
     con.execute("create schema marts")
     violations = pa.Table.from_pylist(_violation_rows())
+    exceptions = pa.Table.from_pylist(_exception_rows())
     trend = pa.Table.from_pylist(_trend_rows())
     con.execute("create table marts.rpt_threshold_violations as select * from violations")
+    con.execute("create table marts.rpt_threshold_exceptions as select * from exceptions")
     con.execute("create table marts.rpt_cpu_trend as select * from trend")
     con.close()
     return home
@@ -135,7 +181,21 @@ def test_stacked_headings_are_bottom_aligned_and_centred():
     ]
 
 
-def test_threshold_report_reproduces_figure_1(capsys, home):
+OTHER_EXCEPTIONS_1986_05_08 = [
+    "                                                     OTHER THRESHOLD EXCEPTIONS",
+    " DATE: 05/08/86",
+    "",
+    "                                                       RULE   OBSERVED",
+    " DOMAIN  SYSTEM       ENTITY           INTERVAL         ID      VALUE   LIMIT                          RULE",
+    "network  SYSA    IO00             14:00              VTAM-03         1   >= 1  Dynamic buffering failed",
+    "network  VSE1    TCP/IP stack     05/07 22:00-00:00  VSE-R1        360    > 0  Non-IP frames reached the stack (should be 0)",
+    "network  VSE1    TCP/IP stack     10:00-12:00        VSE-R2     0.1004  > 0.1  Mis-routed datagrams above 0.1% of inbound datagrams",
+    "network  aix01   STREAMS buffers  10:00-12:00        SNA-R02        85  >= 70  CS/AIX pacing windows cut back hard",
+    "",
+]
+
+
+def test_threshold_report_reproduces_figure_1_then_the_other_exceptions(capsys, home):
     rc, out, err = run_cli(capsys, home, "threshold", "--date", "1986-05-08")
     assert rc == 0, err
     lines = out.splitlines()
@@ -147,51 +207,80 @@ def test_threshold_report_reproduces_figure_1(capsys, home):
         " #    DAY    QLEN   QLEN   SWAP   BUSY   BUSY   BUSY   QLEN   SWAP   BUSY   INTR",
     ]
     assert lines[9:14] == [f"  {cpu}  {printed}" for cpu, printed in enumerate(FIGURE_1_PRINTED)]
-    assert lines[14:] == [""]  # the other day's row is not printed
+    assert lines[14] == ""  # the other day's row is not printed
+    # a previous-day start carries its date; a pool's first snapshot shows its time only; 0.1004 is not
+    # rounded to its limit 0.1
+    assert lines[15:] == [line.rstrip() for line in OTHER_EXCEPTIONS_1986_05_08]
 
 
-def test_threshold_report_json_has_the_mart_columns(capsys, home):
-    rc, out, _ = run_cli(capsys, home, "threshold", "--date", "1986-05-08", "--format", "json")
-    assert rc == 0
-    rows = json.loads(out)
-    assert [list(r) for r in rows] == [VIOLATION_COLUMNS] * 5
-    assert [r["cpu_num"] for r in rows] == [0, 1, 2, 3, 4]
-    assert rows[0]["system_name"] == "\\BANCA"
-    assert rows[0]["shift_date"] == "1986-05-08"
-    assert rows[0]["time_of_day"] == "11:00:00"
-    assert rows[4]["busy_pct_max"] == 85.3
-    # the Figure 9 rules each row trips (the 11:00 QLEN 2.0 is not > 2; no row trips interrupt busy)
-    assert [r["rules_crossed"] for r in rows] == [
-        ["qlen_spread_across_hours"],
-        ["qlen_max", "qlen_spread_across_hours"],
-        ["qlen_max", "qlen_spread_across_hours", "swaps_per_s_max"],
-        ["qlen_max", "qlen_spread_across_hours", "busy_pct_max", "busy_pct_spread_across_hours"],
-        ["qlen_max", "qlen_spread_across_hours", "swaps_per_s_max", "busy_pct_max", "busy_pct_spread_across_hours"],
+def test_a_day_with_network_crossings_only_prints_them_alone(capsys, home):
+    rc, out, err = run_cli(capsys, home, "threshold", "--date", "1986-05-11")
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [
+        "                                         OTHER THRESHOLD EXCEPTIONS",
+        " DATE: 05/11/86",
+        "",
+        "                                         RULE    OBSERVED",
+        " DOMAIN  SYSTEM  ENTITY    INTERVAL       ID       VALUE   LIMIT                     RULE",
+        "network  web01   eth0    10:00-12:00  NET-IF-01      0.25    > 0  Transmit or receive errors in the interval",
+        "",
     ]
 
 
-def test_threshold_report_csv_joins_the_rule_list(capsys, home):
-    rc, out, _ = run_cli(capsys, home, "threshold", "--date", "1986-05-08", "--format", "csv")
+def test_system_filter_applies_to_both_sections(capsys, home):
+    rc, out, _ = run_cli(capsys, home, "threshold", "--date", "1986-05-08", "--system", "VSE1")
     assert rc == 0
-    lines = out.splitlines()
-    assert lines[0] == ",".join(VIOLATION_COLUMNS)
-    assert len(lines) == 6
-    assert lines[2].endswith(",qlen_max;qlen_spread_across_hours")
+    assert "THRESHOLD REPORT" not in out  # no Figure 1 block: VSE1 has no processors
+    assert [line.split()[:5] for line in out.splitlines()[5:-1]] == [
+        ["network", "VSE1", "TCP/IP", "stack", "05/07"],
+        ["network", "VSE1", "TCP/IP", "stack", "10:00-12:00"],
+    ]
+
+
+def test_threshold_report_json_has_the_unified_mart_columns(capsys, home):
+    rc, out, _ = run_cli(capsys, home, "threshold", "--date", "1986-05-08", "--format", "json")
+    assert rc == 0
+    rows = json.loads(out)
+    assert [list(r) for r in rows] == [EXCEPTION_COLUMNS] * 19  # 15 Figure 1 crossings, 4 network ones
+    cpu = [r for r in rows if r["domain"] == "cpu"]
+    # the Figure 9 rules each Figure 1 row trips (the 11:00 QLEN 2.0 is not > 2; no row trips interrupt busy)
+    assert [(r["entity"], r["rule_id"]) for r in cpu] == [
+        ("cpu 0", "CPU-T2"),
+        ("cpu 1", "CPU-T1"), ("cpu 1", "CPU-T2"),
+        ("cpu 2", "CPU-T1"), ("cpu 2", "CPU-T2"), ("cpu 2", "CPU-T3"),
+        ("cpu 3", "CPU-T1"), ("cpu 3", "CPU-T2"), ("cpu 3", "CPU-T4"), ("cpu 3", "CPU-T5"),
+        ("cpu 4", "CPU-T1"), ("cpu 4", "CPU-T2"), ("cpu 4", "CPU-T3"), ("cpu 4", "CPU-T4"), ("cpu 4", "CPU-T5"),
+    ]
+    assert cpu[-1]["observed_value"] == 23.0 and cpu[-1]["interval_start"] == "1986-05-08 17:00:00"
+    (vse,) = [r for r in rows if r["rule_id"] == "VSE-R1"]
+    assert [vse[c] for c in ("system_name", "interval_start", "interval_end", "observed_value", "limit_value")] == [
+        "VSE1", "1986-05-07 22:00:00", "1986-05-08 00:00:00", 360.0, 0.0]
+    assert vse["exception_date"] == "1986-05-08" and vse["shift"] is None
+
+
+def test_threshold_report_csv_prints_the_unified_rows(capsys, home):
+    rc, out, _ = run_cli(capsys, home, "threshold", "--date", "1986-05-11", "--format", "csv")
+    assert rc == 0
+    assert out.splitlines() == [
+        ",".join(EXCEPTION_COLUMNS),
+        "network,web01,eth0,netstat -i,1986-05-11,,1986-05-11 10:00:00,1986-05-11 12:00:00,NET-IF-01,warning,"
+        "Transmit or receive errors in the interval,error_pct,0.25,>,0.0,seed",
+    ]
 
 
 def test_threshold_report_of_a_quiet_day_prints_nothing(capsys, home):
     rc, out, err = run_cli(capsys, home, "threshold", "--date", "1986-05-10")
     assert (rc, out) == (0, "")
-    assert "no processor crossed a threshold on 1986-05-10" in err
+    assert "nothing crossed a threshold on 1986-05-10" in err
     rc, out, _ = run_cli(capsys, home, "threshold", "--date", "1986-05-10", "--format", "json")
     assert json.loads(out) == []
 
 
-def test_busiest_day_is_the_day_with_most_violations(capsys, home):
+def test_busiest_day_is_the_day_with_most_crossings(capsys, home):
     assert threshold.print_busiest_day(home, fmt="table") == 0
     out = capsys.readouterr().out
     assert " DATE: 05/08/86" in out
-    assert out.count("THRESHOLD REPORT") == 1
+    assert out.count("THRESHOLD REPORT") == 1 and out.count("OTHER THRESHOLD EXCEPTIONS") == 1
 
 
 def test_trend_report_reproduces_figure_2(capsys, home):
@@ -243,3 +332,6 @@ def test_missing_warehouse_is_reported_not_raised(capsys, tmp_path):
     rc, out, err = run_cli(capsys, empty, "trend")
     assert (rc, out) == (1, "")
     assert "rpt_cpu_trend" in err and "run `perfdb build` and `perfdb publish`" in err
+    rc, out, err = run_cli(capsys, empty, "threshold", "--date", "1986-05-08", "--format", "json")
+    assert (rc, out) == (1, "")
+    assert "rpt_threshold_exceptions" in err and "run `perfdb build` and `perfdb publish`" in err

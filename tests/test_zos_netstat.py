@@ -56,7 +56,7 @@ def test_gate_real_copy():
 
 def test_stats_sections_stack_and_conformed_tcp_names():
     _, ctx, rows = parse_file(ZOS / "zos1_netstat_stats.txt")
-    assert not ctx.rejects and ctx.records_read == len(rows) == 2 * 33
+    assert not ctx.rejects and ctx.records_read == 2 and len(rows) == 2 * 33
     first = values(rows, 0, entity="TCPCS")
     assert (first["tcp_in_segs"], first["tcp_out_segs"], first["tcp_retrans_segs"]) == (1731120, 1502233, 1822)
     assert (first["tcp_curr_estab"], first["tcp_out_rsts"], first["udp_no_port_errors"]) == (412, 512, 120)

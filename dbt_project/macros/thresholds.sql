@@ -1,25 +1,32 @@
 {#-
-    Threshold rules from the thresholds seed. "Each system has its own set of threshold items and
-    values" (King 1986): a system's own rule for an entity and metric replaces the `*` default.
+    Threshold rules from the thresholds seed, one seed for every domain (issue 4: the seeds' network
+    rules "are rows in the thresholds seed"). "Each system has its own set of threshold items and
+    values" (King 1986): a system's own row replaces the `*` default row with the same rule_id.
 -#}
 
-{#- The rules of `entity` that apply to every system_name found in `systems`. -#}
-{% macro effective_thresholds(entity, systems) %}
+{#- The rules of `entities` (one entity or a list) that apply to every system_name of `systems`. -#}
+{% macro effective_thresholds(entities, systems) %}
+    {%- set entities = [entities] if entities is string else entities %}
 select
     systems.system_name,
+    rules.rule_id,
+    rules.entity,
+    rules.source_command,
     rules.metric,
     rules.operator,
-    rules."limit" as limit_value
+    rules."limit" as limit_value,
+    rules.severity,
+    rules.rule,
+    rules.source
 from (select distinct system_name from {{ systems }}) as systems
 inner join {{ ref('thresholds') }} as rules
-    on rules.entity = '{{ entity }}'
+    on rules.entity in ('{{ entities | join("', '") }}')
     and (rules.system_name = systems.system_name or rules.system_name = '*')
 where rules.system_name = systems.system_name
     or not exists (
         select 1
         from {{ ref('thresholds') }} as own
-        where own.entity = rules.entity
-            and own.metric = rules.metric
+        where own.rule_id = rules.rule_id
             and own.system_name = systems.system_name
     )
 {% endmacro %}
@@ -48,3 +55,85 @@ union all
     {%- endif %}
     {%- endfor %}
 {% endmacro %}
+
+{#- The MEASURE shift facts other than the processors' that rules of the same entity compare, the
+    "same query for process, disk, line, and USERDEF data" of King 1986 (L2119): the fact, the hourly
+    model it condenses (for the hours a shift covers) and the columns a rule may name. -#}
+{% macro shift_rule_targets() %}
+    {{ return({
+        'disc': {'fact': 'fct_disc_shift', 'hourly': 'int_disc__hourly', 'metrics': condensed_columns(disc_hourly_measures())},
+        'line': {'fact': 'fct_line_shift', 'hourly': 'int_line__hourly', 'metrics': condensed_columns(line_hourly_measures())},
+    }) }}
+{% endmacro %}
+
+{#- The network marts that rules of each network entity compare: the mart, its entity, command and
+    interval columns, and per metric the expression it names (flags become 1 or 0). -#}
+{% macro network_rule_targets() %}
+    {{ return({
+        'tcpip': {
+            'mart': 'fct_tcpip_interval', 'entity': 'stack_name', 'command': 'command',
+            'start': 'interval_start', 'end': 'interval_end',
+            'metrics': {'retransmitted_pct': 'retransmitted_pct'},
+        },
+        'interface': {
+            'mart': 'fct_interface_interval', 'entity': 'interface_name', 'command': 'command',
+            'start': 'interval_start', 'end': 'interval_end',
+            'metrics': {'error_pct': 'error_pct', 'drop_pct': 'drop_pct'},
+        },
+        'buffer_pool': {
+            'mart': 'fct_buffer_pool_snapshot', 'entity': 'pool_name', 'command': 'source_command',
+            'start': 'previous_captured_at', 'end': 'captured_at',
+            'metrics': {
+                'requests_failed_count': 'requests_failed_count',
+                'requests_delayed_count': 'requests_delayed_count',
+                'throttle_status': 'throttle_status',
+                'congested_flag': 'case when is_congested then 1 else 0 end',
+                'was_congested_flag': 'case when was_congested then 1 else 0 end',
+                'in_use_pct': 'in_use_pct',
+                'max_used_pct': 'max_used_pct',
+                'expansions_count': 'expansions_count',
+                'expansion_failed_flag': 'case when expansion_failed then 1 else 0 end',
+            },
+        },
+        'vse_stack': {
+            'mart': 'fct_vse_stack_health', 'entity': 'cast(null as varchar)', 'command': "'QUERY STATS'",
+            'start': 'interval_start', 'end': 'interval_end',
+            'metrics': {
+                'non_ip_count': 'non_ip_count',
+                'misrouted_pct': 'misrouted_pct',
+                'complete_scans_pct': 'complete_scans_pct',
+                'inbound_rejections_count': 'inbound_rejections_count',
+            },
+        },
+    }) }}
+{% endmacro %}
+
+{#- Fails for every row whose value does not cross its rule: a report row must be a real crossing.
+    (The arguments name columns; `limit` itself is a reserved test config.) -#}
+{% test crosses_limit(model, value_column, operator_column, limit_column) %}
+select *
+from {{ model }}
+where not coalesce({{ crosses(value_column, operator_column, limit_column) }}, false)
+{% endtest %}
+
+{#- Fails for every rule of `entities` whose rule_id names more than one entity and metric, or whose
+    entity and metric have more than one rule_id: reports that name crossed rules by their metric
+    (the Figure 1 mart) need one rule per metric. -#}
+{% test one_rule_per_metric(model, entities) %}
+with pairs as (
+    select distinct rule_id, entity, metric
+    from {{ model }}
+    where entity in ('{{ entities | join("', '") }}')
+)
+
+select pairs.rule_id, pairs.entity, pairs.metric
+from pairs
+where exists (
+        select 1 from pairs as other
+        where other.rule_id = pairs.rule_id and (other.entity <> pairs.entity or other.metric <> pairs.metric)
+    )
+    or exists (
+        select 1 from pairs as other
+        where other.entity = pairs.entity and other.metric = pairs.metric and other.rule_id <> pairs.rule_id
+    )
+{% endtest %}

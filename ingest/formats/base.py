@@ -17,8 +17,11 @@ file, 0-based); the loader adds ``source_file_id``. A record the parser cannot r
 the whole file unreadable raises ``FormatError``: the file is rejected and nothing of it is kept.
 
 Accounting: the parser calls ``ctx.read()`` once per record it sees. The loader checks
-records read = rows loaded + rows rejected + rows skipped (skipped = rows of ``Batch(skipped=True)``,
-the verbatim catch-all tables) and refuses to commit a file where that does not hold.
+records read = records loaded + rows rejected + rows skipped (skipped = rows of ``Batch(skipped=True)``,
+the verbatim catch-all tables) and refuses to commit a file where that does not hold. A loaded batch
+counts one record per row unless it says otherwise in ``records``: a parser whose record spreads over
+several rows or tables (one command capture = one capture row + its counter rows) sets ``records`` to
+the records the batch completes and 0 on the batches that only carry their detail.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ class Batch:
     table: str  # raw table name without schema, e.g. "measure_cpu"
     rows: pa.Table  # must contain an int64 "record_ordinal" column
     skipped: bool = False  # catch-all rows: kept verbatim, counted as skipped rather than loaded
+    records: int | None = None  # records this loaded batch completes; None: one per row
 
 
 @dataclass

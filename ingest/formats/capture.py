@@ -20,17 +20,27 @@ prompt), then its ``# captured:`` line, then the file name ``<host>__<command>__
 (e.g. ``web01__netstat-s__20260105T100000.txt``). A capture with neither is rejected with a message
 saying how to fix it; a file where no capture has a time and host is rejected as a whole.
 
-Accounting. ``raw.command_counters`` has one row per counter. The loader checks records read = rows
-loaded + rejected + skipped, so a loaded capture counts as many records as the counter rows it
-produced and a rejected capture counts one (one ``raw.rejects`` row holding the whole capture text,
-at the line that made it unreadable). A capture is loaded whole or rejected whole: a snapshot with
-some counters missing would make wrong rates.
+Output: three raw tables (docs/commands_raw_contract.md), because in one long table every value row
+would repeat its capture's host, command and time and its counter's section, label, name, unit and
+kind, and writing those columns was most of the cost of an ingest:
 
-Speed. The file is read in blocks cut where a ``# captured:`` line starts, never whole. A parser may
-read a collector log's repeated captures in bulk (``shape_of``/``load_group``: a capture whose text
-equals an earlier one's apart from its numbers). Rows are built column-wise with dictionary-encoded
-strings (labels repeat in every capture) and streamed in batches of about ``BATCH_ROWS``; see
-docs/commands_raw_contract.md for the columns.
+* ``command_captures``: one row per loaded capture (record_ordinal, line_number, host, command,
+  source_format, captured_at, utc_offset_s, counter_count);
+* ``command_counter_labels``: one row per distinct counter of the file (label_id, section, entity,
+  counter as printed, counter_name, unit, kind), written with the first capture that printed it;
+* ``command_values``: one row per printed value (record_ordinal, line_number, label_id, value,
+  text_value). ``int_counter__snapshot`` joins the three back into the long form.
+
+Accounting. A record is a capture: a loaded capture is one record (its ``command_captures`` row; the
+batches of labels and values say ``records=0``), a rejected capture is one record and one
+``raw.rejects`` row holding the whole capture text, at the line that made it unreadable. A capture
+is loaded whole or rejected whole: a snapshot with some counters missing would make wrong rates.
+
+Speed. The file is read in blocks cut where a ``# captured:`` line starts, never whole; numpy finds
+the lines of a block. A parser may read a collector log's repeated captures in bulk
+(``shape_of``/``load_group``: a capture whose text equals an earlier one's apart from its numbers).
+A capture's counters are a ``Layout`` (label ids and line offsets) interned per file, so a value row
+costs a few integers; rows are streamed in batches of about ``BATCH_ROWS``.
 """
 
 from __future__ import annotations
@@ -47,7 +57,9 @@ import pyarrow as pa
 
 from ingest.formats.base import BATCH_ROWS, Batch, FormatError, ParseContext
 
-TABLE = "command_counters"
+CAPTURES_TABLE = "command_captures"
+LABELS_TABLE = "command_counter_labels"
+VALUES_TABLE = "command_values"
 READ_BLOCK = 4 << 20
 
 HEADER_RE = re.compile(
@@ -128,144 +140,160 @@ class Capture:
         return self.first_line + offset
 
 
+# a counter's identity: the columns of command_counter_labels, in the order of CounterSink's label keys
+LABEL_COLUMNS = ("section", "entity", "counter", "counter_name", "unit", "kind")
+
+
 class Layout:
-    """The static part of one capture's rows (labels, names, units, line offsets), interned per file.
+    """The static part of one capture's rows (which counters, on which lines), interned per file.
 
     Captures of the same command on the same host mostly print the same labels in the same order;
-    only the numbers change. Keeping the labels as dictionary indices makes a row cost a few integers.
+    only the numbers change. A layout is the label ids and line offsets those captures share, so a
+    value row costs a few integers.
     """
 
-    __slots__ = ("columns", "offsets", "size", "no_text")
+    __slots__ = ("label_ids", "offsets", "size")
 
-    def __init__(self, columns: dict[str, np.ndarray], offsets: np.ndarray):
-        self.columns = columns
+    def __init__(self, label_ids: np.ndarray, offsets: np.ndarray):
+        self.label_ids = label_ids
         self.offsets = offsets
         self.size = len(offsets)
-        self.no_text = [None] * self.size
 
 
-STRING_COLUMNS = ("section", "entity", "counter", "counter_name", "unit", "kind")
+class _Run(NamedTuple):
+    """Captures of one layout added together, and their values capture after capture."""
+
+    layout: Layout
+    captures: Sequence[Capture]
+    command: str
+    source_format: str
+    values: Sequence[float | None] | np.ndarray
+    texts: Sequence[str | None] | None  # None: no text value in the run
 
 
 class CounterSink:
-    """Accumulates the rows of the captures of one file and cuts them into Arrow batches."""
+    """Accumulates the captures of one file and cuts them into Arrow batches of the three raw tables
+    (see the module docstring): a capture row per capture, a label row per counter the first time the
+    file prints it, a value row per printed value."""
 
-    def __init__(self, command_format: str):
-        self.format = command_format
-        self.dicts: dict[str, dict[str, int]] = {c: {} for c in STRING_COLUMNS + ("host", "command", "source_format")}
+    def __init__(self):
+        self.label_ids: dict[tuple, int] = {}  # (section, entity, counter, name, unit, kind) -> id in the file
+        self.unwritten_labels: dict[int, tuple] = {}
         self.layouts: dict[tuple, Layout] = {}
         self.cache: dict[str, dict] = {}  # per-parser memo for the file (e.g. text shapes already seen)
         self._reset()
 
     def _reset(self) -> None:
-        self.parts: list[tuple[Layout, Capture, int, int, int]] = []  # layout, capture, host, command, format ids
-        # values in runs: lists of floats (None for text rows) from add(), arrays from add_group()
-        self.value_runs: list[list[float | None] | np.ndarray] = []
-        self.texts: list[str | None] = []
+        self.runs: list[_Run] = []
         self.rows = 0
-
-    def intern(self, column: str, value: str | None) -> int:
-        if value is None:
-            return -1
-        d = self.dicts[column]
-        idx = d.get(value)
-        if idx is None:
-            idx = d[value] = len(d)
-        return idx
 
     def layout(self, counters: Sequence[Counter]) -> Layout:
         key = tuple((c.offset, c.section, c.entity, c.counter, c.name, c.unit, c.kind) for c in counters)
         found = self.layouts.get(key)
         if found is None:
-            cols = {
-                "section": [self.intern("section", c.section) for c in counters],
-                "entity": [self.intern("entity", c.entity) for c in counters],
-                "counter": [self.intern("counter", c.counter) for c in counters],
-                "counter_name": [self.intern("counter_name", c.name) for c in counters],
-                "unit": [self.intern("unit", c.unit) for c in counters],
-                "kind": [self.intern("kind", c.kind) for c in counters],
-            }
-            found = Layout(
-                {k: np.asarray(v, dtype=np.int32) for k, v in cols.items()},
+            found = self.layouts[key] = Layout(
+                np.asarray([self._label_id(k[1:]) for k in key], dtype=np.int32),
                 np.asarray([c.offset for c in counters], dtype=np.int64),
             )
-            self.layouts[key] = found
         return found
 
-    def add_counters(self, cap: Capture, command: str, source_format: str, counters: Sequence[Counter]) -> int:
+    def _label_id(self, label: tuple) -> int:
+        found = self.label_ids.get(label)
+        if found is None:
+            found = self.label_ids[label] = len(self.label_ids)
+            self.unwritten_labels[found] = label
+        return found
+
+    def add_counters(self, cap: Capture, command: str, source_format: str, counters: Sequence[Counter]) -> None:
         texts = [c.text for c in counters]
-        return self.add(
-            cap, command, source_format, self.layout(counters), [c.value for c in counters],
-            texts if any(t is not None for t in texts) else None,
-        )
+        self.add(cap, command, source_format, self.layout(counters), [c.value for c in counters],
+                 texts if any(t is not None for t in texts) else None)
 
     def add(self, cap: Capture, command: str, source_format: str, layout: Layout,
-            values: Sequence[float | None], texts: Sequence[str | None] | None = None) -> int:
-        self.parts.append((
-            layout, cap, self.intern("host", cap.host), self.intern("command", command),
-            self.intern("source_format", source_format),
-        ))
-        if self.value_runs and isinstance(self.value_runs[-1], list):
-            self.value_runs[-1].extend(values)
-        else:
-            self.value_runs.append(list(values))
-        self.texts.extend(layout.no_text if texts is None else texts)
+            values: Sequence[float | None], texts: Sequence[str | None] | None = None) -> None:
+        """One capture's values (and text values, if any) in its layout's order."""
+        self.runs.append(_Run(layout, (cap,), command, source_format, values, texts))
         self.rows += layout.size
-        return layout.size
 
     def add_group(self, caps: Sequence[Capture], command: str, source_format: str, layout: Layout,
-                  values: np.ndarray) -> int:
+                  values: np.ndarray) -> None:
         """Captures of one layout at once, ``values`` their numbers capture after capture (no text)."""
-        command_id, format_id = self.intern("command", command), self.intern("source_format", source_format)
-        self.parts.extend((layout, cap, self.intern("host", cap.host), command_id, format_id) for cap in caps)
-        self.value_runs.append(values)
-        self.texts.extend([None] * len(values))
+        self.runs.append(_Run(layout, caps, command, source_format, values, None))
         self.rows += len(values)
-        return len(values)
 
     def full(self) -> bool:
         return self.rows >= BATCH_ROWS
 
-    def _dict_column(self, column: str, indices: np.ndarray) -> pa.Array:
-        dictionary = pa.array(list(self.dicts[column]), pa.string())
-        mask = indices < 0
-        idx = pa.array(np.where(mask, 0, indices), pa.int32(), mask=mask if mask.any() else None)
-        return pa.DictionaryArray.from_arrays(idx, dictionary)
-
-    def flush(self) -> Batch | None:
-        if not self.rows:
-            return None
-        layouts = [p[0] for p in self.parts]
-        counts = np.asarray([lay.size for lay in layouts], dtype=np.int64)
-
-        def per_capture(values, dtype) -> np.ndarray:
-            return np.repeat(np.asarray(values, dtype=dtype), counts)
-
-        caps = [p[1] for p in self.parts]
-        stamps = per_capture([_epoch_us(c.captured_at) for c in caps], np.int64)
-        offsets = [c.utc_offset_s for c in caps]
-        columns: dict[str, pa.Array] = {
-            "record_ordinal": pa.array(per_capture([c.ordinal for c in caps], np.int64)),
-            "line_number": pa.array(np.concatenate([lay.offsets + c.first_line for lay, c in zip(layouts, caps)])),
-            "host": self._dict_column("host", per_capture([p[2] for p in self.parts], np.int32)),
-            "command": self._dict_column("command", per_capture([p[3] for p in self.parts], np.int32)),
-            "source_format": self._dict_column("source_format", per_capture([p[4] for p in self.parts], np.int32)),
-        }
-        for col in STRING_COLUMNS:
-            columns[col] = self._dict_column(col, np.concatenate([lay.columns[col] for lay in layouts]))
-        columns["value"] = pa.concat_arrays([pa.array(run, pa.float64()) for run in self.value_runs])
-        columns["text_value"] = pa.array(self.texts, pa.string())
-        columns["captured_at"] = pa.array(stamps, pa.timestamp("us"))
-        columns["utc_offset_s"] = pa.array(
-            per_capture([0 if o is None else o for o in offsets], np.int32),
-            pa.int32(),
-            mask=per_capture([o is None for o in offsets], bool),
-        )
-        order = ("record_ordinal", "line_number", "host", "command", "source_format", "section", "entity",
-                 "counter", "counter_name", "value", "text_value", "unit", "kind", "captured_at", "utc_offset_s")
-        batch = Batch(TABLE, pa.table({k: columns[k] for k in order}))
+    def flush(self) -> list[Batch]:
+        """The captures, counters first seen and values added since the last flush, as batches."""
+        if not self.runs:
+            return []
+        runs, rows = self.runs, self.rows
         self._reset()
-        return batch
+        caps = [cap for run in runs for cap in run.captures]
+        sizes = np.asarray([run.layout.size for run in runs for _ in run.captures], dtype=np.int64)
+        ordinals = np.asarray([cap.ordinal for cap in caps], dtype=np.int64)
+        first_lines = np.asarray([cap.first_line for cap in caps], dtype=np.int64)
+        offsets = [c.utc_offset_s for c in caps]
+        captures = pa.table({
+            "record_ordinal": pa.array(ordinals),
+            "line_number": pa.array([cap.header_line for cap in caps], pa.int64()),
+            "host": pa.array([cap.host for cap in caps], pa.string()),
+            "command": pa.array([run.command for run in runs for _ in run.captures], pa.string()),
+            "source_format": pa.array([run.source_format for run in runs for _ in run.captures], pa.string()),
+            "captured_at": pa.array(np.asarray([_epoch_us(cap.captured_at) for cap in caps], dtype=np.int64),
+                                    pa.timestamp("us")),
+            "utc_offset_s": pa.array(offsets, pa.int32()),
+            "counter_count": pa.array(sizes),
+        })
+        values = pa.table({
+            "record_ordinal": pa.array(np.repeat(ordinals, sizes)),
+            "line_number": pa.array(
+                np.concatenate([np.tile(run.layout.offsets, len(run.captures)) for run in runs])
+                + np.repeat(first_lines, sizes)
+            ),
+            "label_id": pa.array(np.concatenate([np.tile(run.layout.label_ids, len(run.captures)) for run in runs])),
+            "value": pa.concat_arrays([pa.array(run.values, pa.float64()) for run in runs]),
+            "text_value": self._texts(runs, rows),
+        })
+        # a capture is one record: its row completes it; label and value rows are its detail
+        batches = [Batch(CAPTURES_TABLE, captures, records=len(caps))]
+        labels = self._labels_first_used(runs)
+        if labels is not None:
+            batches.append(Batch(LABELS_TABLE, labels, records=0))
+        batches.extend(Batch(VALUES_TABLE, values.slice(at, BATCH_ROWS), records=0)
+                       for at in range(0, values.num_rows, BATCH_ROWS))
+        return batches
+
+    @staticmethod
+    def _texts(runs: list[_Run], rows: int) -> pa.Array:
+        if all(run.texts is None for run in runs):
+            return pa.nulls(rows, pa.string())
+        texts: list[str | None] = []
+        for run in runs:
+            texts.extend([None] * len(run.values) if run.texts is None else run.texts)
+        return pa.array(texts, pa.string())
+
+    def _labels_first_used(self, runs: list[_Run]) -> pa.Table | None:
+        """Rows for the counters used for the first time, each with the ordinal of the first capture
+        that printed it (captures read in bulk are added out of file order, so the least ordinal)."""
+        if not self.unwritten_labels:
+            return None
+        first: dict[int, int] = {}
+        for run in runs:
+            ordinal = min(cap.ordinal for cap in run.captures)
+            for label_id in run.layout.label_ids.tolist():
+                if label_id in self.unwritten_labels and ordinal < first.get(label_id, ordinal + 1):
+                    first[label_id] = ordinal
+        if not first:
+            return None
+        ids = sorted(first)
+        columns = list(zip(*(self.unwritten_labels.pop(label_id) for label_id in ids)))
+        return pa.table({
+            "record_ordinal": pa.array([first[label_id] for label_id in ids], pa.int64()),
+            "label_id": pa.array(ids, pa.int32()),
+            **{name: pa.array(column, pa.string()) for name, column in zip(LABEL_COLUMNS, columns)},
+        })
 
 
 _EPOCH = dt.datetime(1970, 1, 1)
@@ -311,23 +339,21 @@ def iter_blocks(path: Path) -> Iterator[tuple[bytes, list[Segment]]]:
                     carry = buf
                     continue
                 buf, carry = buf[:cut], buf[cut:]
+            newlines, starts = _header_starts(buf)
             segments = []
-            starts = list(_header_starts(buf))
             if not starts or starts[0] > 0:
                 end = starts[0] if starts else len(buf)
                 if buf[:end].strip():
                     segments.append(Segment(buf, 0, end, None, line_no, line_no))
-            counted, lines_before = 0, 0
-            for k, start in enumerate(starts):
-                lines_before += buf.count(b"\n", counted, start)  # counted piece by piece: linear
-                counted = start
+            # a header's line number counts the newlines before it; the first newline from it ends it
+            before = np.searchsorted(newlines, starts)
+            stops = np.append(newlines, len(buf))[before].tolist()
+            ends = starts[1:] + [len(buf)]
+            for start, stop, end, lines_before in zip(starts, stops, ends, before.tolist()):
                 header_line = line_no + lines_before
-                stop = buf.find(b"\n", start)
-                stop = len(buf) if stop < 0 else stop
-                end = starts[k + 1] if k + 1 < len(starts) else len(buf)
                 header = buf[start:stop].decode("utf-8", "replace").rstrip("\r")
                 segments.append(Segment(buf, min(stop + 1, end), end, header, header_line, header_line + 1))
-            line_no += buf.count(b"\n")
+            line_no += len(newlines)
             yield buf, segments
             if eof:
                 return
@@ -341,15 +367,15 @@ def iter_segments(path: Path) -> Iterator[tuple[str, int, int, str | None]]:
             yield seg.text(), seg.header_line, seg.first_line, seg.header
 
 
-def _header_starts(buf: bytes) -> Iterator[int]:
-    """Offsets of the '# captured:' lines (bytes.find: far faster than a regex scan of the text)."""
-    if HEADER_START_B.match(buf):
-        yield 0
-    at = 0
-    while (at := buf.find(b"\n#", at)) >= 0:
-        at += 1
-        if HEADER_START_B.match(buf, at):
-            yield at
+def _header_starts(buf: bytes) -> tuple[np.ndarray, list[int]]:
+    """(offsets of the block's newlines, offsets of its '# captured:' lines). One numpy pass finds the
+    lines that start with '#', far faster than searching the text; only those meet the pattern."""
+    data = np.frombuffer(buf, dtype=np.uint8)
+    newlines = np.flatnonzero(data == 10)
+    follows = newlines + 1
+    follows = follows[follows < len(data)]
+    candidates = ([0] if buf[:1] == b"#" else []) + follows[data[follows] == 35].tolist()
+    return newlines, [at for at in candidates if HEADER_START_B.match(buf, at)]
 
 
 def _last_header_start(buf: bytes) -> int:
@@ -371,7 +397,7 @@ class CommandParser:
 
     format = "command.base"
     command = ""
-    version = "1"
+    version = "2"
     priority = 40
     sniff_lines = 40
 
@@ -399,18 +425,18 @@ class CommandParser:
         segment's text (the same text as an earlier capture apart from its numbers), else None."""
         return None
 
-    def load_group(self, block: bytes, group: list, sink: CounterSink) -> tuple[int, list]:
-        """Load [(segment, capture, shape)...] of one block in bulk: (rows added, [(segment, capture)
-        that must be read the ordinary way])."""
+    def load_group(self, block: bytes, group: list, sink: CounterSink) -> list:
+        """Load [(segment, capture, shape)...] of one block in bulk; returns the [(segment, capture)]
+        that must be read the ordinary way."""
         raise NotImplementedError
 
-    def load_capture(self, cap: Capture, sink: CounterSink) -> int:
-        """Parse one capture into the sink; returns the rows added."""
+    def load_capture(self, cap: Capture, sink: CounterSink) -> None:
+        """Parse one capture into the sink."""
         counters = self.parse_capture(cap)
         if not counters:
             raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
         require_time_and_host(cap)
-        return sink.add_counters(cap, cap.command or self.command, self.format, counters)
+        sink.add_counters(cap, cap.command or self.command, self.format, counters)
 
     # -- per file ----------------------------------------------------------------------------------------
 
@@ -420,9 +446,7 @@ class CommandParser:
             yield from run.block(block, segments)
         if run.untimed and not run.timed:
             raise FormatError(f"{run.untimed[0]}; no capture in the file has a time and host: {HOW_TO_FIX}", line=1)
-        batch = run.sink.flush()
-        if batch is not None:
-            yield batch
+        yield from run.sink.flush()
 
 
 class _FileRun:
@@ -432,7 +456,7 @@ class _FileRun:
         self.parser = parser
         self.ctx = ctx
         self.name_host, self.name_time = file_name_info(path.name)
-        self.sink = CounterSink(parser.format)
+        self.sink = CounterSink()
         self.ordinal = 0
         self.timed = 0
         self.untimed: list[str] = []
@@ -465,15 +489,15 @@ class _FileRun:
     def _group(self, block: bytes, group: list) -> Iterator[Batch]:
         if not group:
             return
-        added, slow = self.parser.load_group(block, group, self.sink)
-        self.ctx.read(added)
+        slow = self.parser.load_group(block, group, self.sink)
+        self.ctx.read(len(group) - len(slow))
         self.timed += len(group) - len(slow)
         for seg, cap in slow:
             cap.text = seg.text()
             self._load(self.parser, cap)
         group.clear()
         if self.sink.full():
-            yield self.sink.flush()
+            yield from self.sink.flush()
 
     def _segment(self, base: Capture, header: str | None) -> Iterator[Batch]:
         parser = self.parser if header is None or self.parser.matches(_content_lines(base)) else _parser_for(base)
@@ -491,14 +515,14 @@ class _FileRun:
             self.ordinal += 1
             self._load(parser, cap)
             if self.sink.full():
-                yield self.sink.flush()
+                yield from self.sink.flush()
 
     def _load(self, parser: CommandParser, cap: Capture) -> None:
+        self.ctx.read()
         try:
-            self.ctx.read(parser.load_capture(cap, self.sink))
+            parser.load_capture(cap, self.sink)
             self.timed += 1
         except CaptureError as e:
-            self.ctx.read()
             if isinstance(e, MissingTimeError):
                 self.untimed.append(str(e))
             where = e.line if e.line is not None else cap.header_line

@@ -97,5 +97,12 @@ def render_table(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> li
     return lines
 
 
+def text_column(heading: str, texts: Sequence[str], *, right: bool = False) -> Column:
+    """A column of formatted text, left-justified (right for numbers) across the width of its longest value
+    or heading line; the heading is centred over it."""
+    width = max(len(t) for t in [*texts, *heading.split("/")])
+    return Column(heading, width, lambda v: v.rjust(width) if right else v.ljust(width))
+
+
 def table_width(columns: Sequence[Column]) -> int:
     return sum(c.print_width for c in columns) + len(COLUMN_GAP) * (len(columns) - 1)

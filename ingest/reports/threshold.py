@@ -1,8 +1,8 @@
-"""``perfdb report threshold``: the daily threshold report of the MEASURE performance data base.
+"""``perfdb report threshold``: the daily threshold report, for every domain.
 
-It prints the rows of ``marts.rpt_threshold_violations`` for one shift date. There is one row for
-each processor whose shift values cross a threshold of the ``thresholds`` seed. The layout is
-Figure 1 of King, "How to Set Up a Performance Data Base with MEASURE and ENFORM" (Tandem Systems
+For one date it prints first the processors whose shift values cross a ``cpu`` rule of the
+``thresholds`` seed, one row per processor and shift from ``marts.rpt_threshold_violations``. The layout
+is Figure 1 of King, "How to Set Up a Performance Data Base with MEASURE and ENFORM" (Tandem Systems
 Review, December 1986). Each system and shift gets a block with a title. The report has the same
 stacked headings as the figure. Numbers use the ENFORM F5.1 mask, which prints ``.2`` for 0.2.
 Sample output, for rows that carry the values of Figure 1::
@@ -18,10 +18,27 @@ Sample output, for rows that carry the values of Figure 1::
      #    DAY    QLEN   QLEN   SWAP   BUSY   BUSY   BUSY   QLEN   SWAP   BUSY   INTR
       0  11:00    2.0    1.3     .2   55.4   10.5    8.5    1.2     .1   42.6    6.3
 
-``--format csv`` and ``--format json`` print the mart's own columns. In JSON each row is an
-object keyed by column name (system_name, shift_date, shift, cpu_num, ..., rules_crossed). If no
-processor crossed a threshold on that date, the table format prints nothing to stdout, as ENFORM
-did, and says so on stderr.
+Then it prints the other crossings of that date from ``marts.rpt_threshold_exceptions`` (disc and line
+shifts, network intervals and snapshots): one line per crossed rule with the system or host, what
+crossed, the interval, the rule, the observed value and the limit. A time on another day than DATE
+carries its month and day; a snapshot with no previous one shows its own time only. Sample, from the
+demo warehouse (``--date 2026-02-15 --system aix01``)::
+
+                                                     OTHER THRESHOLD EXCEPTIONS
+     DATE: 02/15/26
+
+                                                     RULE   OBSERVED
+     DOMAIN  SYSTEM       ENTITY        INTERVAL      ID      VALUE   LIMIT                          RULE
+    network  aix01   STREAMS buffers  10:00-12:00  SNA-R01        85   > 30  CS/AIX pacing windows restricted for lack of memory
+    network  aix01   STREAMS buffers  10:00-12:00  SNA-R02        85  >= 70  CS/AIX pacing windows cut back hard
+    network  aix01   STREAMS buffers  10:00-12:00  SNA-R03         1   >= 1  buf_use_status = CONGESTED
+    network  aix01   STREAMS buffers  10:00-12:00  SNA-R04         1   >= 1  max_buf_use_status = CONGESTED since the last reset
+
+``--format csv`` and ``--format json`` print the rows of ``marts.rpt_threshold_exceptions`` for the date,
+every domain (CPU rows one per crossed rule). In JSON each row is an object keyed by column name
+(domain, system_name, entity, source_command, exception_date, shift, interval_start, interval_end,
+rule_id, severity, rule, metric, observed_value, operator, limit_value, source). If nothing crossed a
+threshold on that date, the table format prints nothing to stdout, as ENFORM did, and says so on stderr.
 """
 
 from __future__ import annotations
@@ -34,10 +51,11 @@ import sys
 import duckdb
 
 from ingest.output import print_rows
-from ingest.reports._enform_format import Column, f_mask, i_mask, render_table, table_width
+from ingest.reports._enform_format import Column, f_mask, i_mask, render_table, table_width, text_column
 from ingest.warehouse import Home, connect_serving
 
 MART = "marts.rpt_threshold_violations"
+EXCEPTIONS = "marts.rpt_threshold_exceptions"
 
 # Figure 1's columns: (mart column, heading, mask). The headings are the ones Figure 1 prints.
 # Figure 9 has "AVG/INTR/BUSY" where Figure 1 prints "AVG CPU INTR".
@@ -94,12 +112,26 @@ def print_machine_readable(columns: list[str], rows: list[tuple], fmt: str, out=
 
 
 def fetch(home: Home, date: dt.date, system: str | None) -> tuple[list[str], list[tuple]]:
+    """The Figure 1 rows of one shift date."""
     sql = f"select * from {MART} where shift_date = ?"
     params: list = [date]
     if system:
         sql += " and system_name = ?"
         params.append(system)
     return query_mart(home, sql + " order by system_name, shift, cpu_num", params)
+
+
+def fetch_exceptions(home: Home, date: dt.date, system: str | None, *, other_than_cpu: bool = False):
+    """The rows of the unified mart for one date: every domain, or all but the CPU rows Figure 1 prints."""
+    sql = f"select * from {EXCEPTIONS} where exception_date = ?"
+    params: list = [date]
+    if system:
+        sql += " and system_name = ?"
+        params.append(system)
+    if other_than_cpu:
+        sql += " and domain <> 'cpu'"
+    order = " order by domain, system_name, interval_end, rule_id, entity, source_command"
+    return query_mart(home, sql + order, params)
 
 
 def render(columns: list[str], rows: list[tuple]) -> list[str]:
@@ -127,35 +159,97 @@ def render(columns: list[str], rows: list[tuple]) -> list[str]:
     return lines
 
 
+def number_text(value: float, limit: float | None = None) -> str:
+    """A value with no trailing zeros, and with as many decimals as it takes to tell it from its limit."""
+    def trimmed(v: float, decimals: int) -> str:
+        text = f"{v:.{decimals}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
+    decimals = 3
+    # 0.1004 against a limit of 0.1 must not print as 0.1
+    while limit is not None and value != limit and decimals < 9:
+        if trimmed(value, decimals) != trimmed(limit, decimals):
+            break
+        decimals += 1
+    return trimmed(value, decimals)
+
+
+def time_text(moment: dt.datetime | None, date: dt.date) -> str:
+    """HH:MM on the report date, MM/DD HH:MM on another day."""
+    if moment is None:
+        return ""
+    return f"{moment:%H:%M}" if moment.date() == date else f"{moment:%m/%d %H:%M}"
+
+
+def render_exceptions(columns: list[str], rows: list[tuple], date: dt.date) -> list[str]:
+    """The crossings other than Figure 1's: one line per crossed rule, under one title for the date."""
+    index = {name: i for i, name in enumerate(columns)}
+
+    def value(row, name):
+        return row[index[name]]
+
+    def interval(row) -> str:
+        start, end = time_text(value(row, "interval_start"), date), time_text(value(row, "interval_end"), date)
+        return f"{start}-{end}" if start else end
+
+    texts = [
+        [
+            value(row, "domain"),
+            str(value(row, "system_name")),
+            value(row, "entity"),
+            interval(row),
+            value(row, "rule_id"),
+            number_text(value(row, "observed_value"), value(row, "limit_value")),
+            f"{value(row, 'operator')} {number_text(value(row, 'limit_value'))}",
+            value(row, "rule") or "",
+        ]
+        for row in rows
+    ]
+    headings = ["DOMAIN", "SYSTEM", "ENTITY", "INTERVAL", "RULE/ID", "OBSERVED/VALUE", "LIMIT", "RULE"]
+    table = [
+        text_column(heading, [t[i] for t in texts], right=heading in ("OBSERVED/VALUE", "LIMIT"))
+        for i, heading in enumerate(headings)
+    ]
+    width = table_width(table)
+    lines = ["OTHER THRESHOLD EXCEPTIONS".center(width).rstrip(), f" DATE: {date:%m/%d/%y}", ""]
+    return lines + render_table(table, texts) + [""]
+
+
 def print_report(home: Home, date: dt.date, fmt: str, system: str | None = None, out=None) -> int:
     out = out or sys.stdout
     try:
-        columns, rows = fetch(home, date, system)
+        if fmt != "table":
+            print_machine_readable(*fetch_exceptions(home, date, system), fmt, out=out)
+            return 0
+        figure_1 = fetch(home, date, system)
+        others = fetch_exceptions(home, date, system, other_than_cpu=True)
     except ReportError as e:
         print(f"perfdb report threshold: {e}", file=sys.stderr)
         return 1
-    if fmt != "table":
-        print_machine_readable(columns, rows, fmt, out=out)
-    elif rows:
-        out.write("\n".join(render(columns, rows)) + "\n")
+    lines = render(*figure_1) if figure_1[1] else []
+    if others[1]:
+        lines += render_exceptions(*others, date)
+    if lines:
+        out.write("\n".join(lines) + "\n")
     else:
-        print(f"perfdb report threshold: no processor crossed a threshold on {date}", file=sys.stderr)
+        print(f"perfdb report threshold: nothing crossed a threshold on {date}", file=sys.stderr)
     return 0
 
 
 def print_busiest_day(home: Home, fmt: str) -> int:
-    """The threshold report of the shift date with the most violations (the latest one on a tie)."""
+    """The threshold report of the date with the most crossings, of any domain (the latest one on a tie)."""
     try:
         _, rows = query_mart(
             home,
-            f"select shift_date from {MART} group by shift_date order by count(*) desc, shift_date desc limit 1",
+            f"select exception_date from {EXCEPTIONS} group by exception_date "
+            "order by count(*) desc, exception_date desc limit 1",
             [],
         )
     except ReportError as e:
         print(f"perfdb report threshold: {e}", file=sys.stderr)
         return 1
     if not rows:
-        print("perfdb report threshold: no processor crossed a threshold on any day", file=sys.stderr)
+        print("perfdb report threshold: nothing crossed a threshold on any day", file=sys.stderr)
         return 0
     return print_report(home, rows[0][0], fmt)
 
@@ -167,11 +261,11 @@ def run(args) -> int:
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "threshold",
-        help="daily threshold report (processors over the seeded thresholds)",
+        help="daily threshold report (every rule of the thresholds seed crossed on a date)",
         description="Processors whose shift values crossed a threshold on DATE, in the layout of the "
-        "ENFORM threshold report.",
+        "ENFORM threshold report, then the other crossings of that date (disc, line, network).",
     )
-    p.add_argument("--date", type=iso_date, required=True, help="shift date, YYYY-MM-DD")
-    p.add_argument("--system", help="only this system, e.g. '\\TAHITI'")
+    p.add_argument("--date", type=iso_date, required=True, help="shift date or interval date, YYYY-MM-DD")
+    p.add_argument("--system", help="only this system or host, e.g. '\\TAHITI'")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table")
     p.set_defaults(func=run)

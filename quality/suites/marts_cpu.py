@@ -1,5 +1,8 @@
-"""Suites for the processor chain: hourly rates, shift and month condensation, the threshold report.
+"""Suites for the processor chain: intervals, hourly rates, shift and month condensation, the threshold report.
 
+* ``intermediate.int_cpu__interval``: the conformed interval every source feeds (MEASURE, SMF type 70):
+  busy within 0-100 %, rates not negative, interval lengths as the timestamps say and at most an hour,
+  no gap longer than one interval per processor.
 * ``intermediate.int_cpu__hourly``: busy percentages within 0-100 %, queues and rates not negative, one
   row per processor and hour, at most one hour of measurement per hour.
 * ``marts.fct_cpu_shift``: every *complete* shift has all its hours (8 for the default shifts), no shift
@@ -46,6 +49,41 @@ def _percentage(column):
         f"{column} within 0-100 % (+{BUSY_TOLERANCE_PCT:g} points of rounding)",
         gxe.ExpectColumnValuesToBeBetween(column=column, min_value=0, max_value=100 + BUSY_TOLERANCE_PCT),
     )
+
+
+# -- int_cpu__interval ---------------------------------------------------------------------------------
+
+INTERVAL_KEY = ("system_name", "cpu_num", "interval_start")
+
+INTERVAL_QUERY = f"""
+select
+    source,
+    {", ".join(INTERVAL_KEY)},
+    interval_end,
+    interval_s,
+    {", ".join(MEASURES)},
+    epoch(interval_end) - epoch(interval_start) - interval_s as span_minus_interval_s,
+    (epoch(interval_start) - epoch(lag(interval_end) over (
+        partition by system_name, cpu_num order by interval_start
+    ))) / nullif(interval_s, 0) as gap_in_intervals,
+from intermediate.int_cpu__interval
+"""
+
+
+def interval_expectations():
+    return [
+        *not_null(("source", *INTERVAL_KEY, "interval_end"), "processor interval"),
+        one_row_per("one_row_per_cpu_interval", INTERVAL_KEY, "system, processor and interval start"),
+        *[_percentage(m) for m in PERCENTAGES],
+        *[not_negative(m) for m in RATES],
+        check("interval_length_in_range", "an interval lasts more than 0 and at most 3600 s",
+              gxe.ExpectColumnValuesToBeBetween(column="interval_s", min_value=0, strict_min=True, max_value=3600)),
+        check("interval_matches_timestamps", "interval_s equals interval_end - interval_start within 1 s",
+              gxe.ExpectColumnValuesToBeBetween(column="span_minus_interval_s", min_value=-1, max_value=1)),
+        check("no_gap_longer_than_an_interval",
+              "between consecutive intervals of one processor no gap longer than one interval, from any source",
+              gxe.ExpectColumnValuesToBeBetween(column="gap_in_intervals", max_value=1)),
+    ]
 
 
 # -- int_cpu__hourly -----------------------------------------------------------------------------------
@@ -301,6 +339,14 @@ def threshold_expectations():
 
 
 SUITES = [
+    Suite(
+        name="intermediate.int_cpu__interval",
+        relation="intermediate.int_cpu__interval",
+        query=INTERVAL_QUERY,
+        expectations=interval_expectations,
+        description="the conformed processor interval of every source (MEASURE CPU, SMF type 70)",
+        row_id=("source", *INTERVAL_KEY),
+    ),
     Suite(
         name="intermediate.int_cpu__hourly",
         relation="intermediate.int_cpu__hourly",

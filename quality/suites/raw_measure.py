@@ -180,18 +180,14 @@ def columns_expectations(table: RawTable):
 
 def records_query(table: RawTable) -> str:
     counters = ", ".join(f"r.{_q(c)}" for c in table.counters)
-    # the hour a DT<jd><hh> LOADID names, built in the record's year (and in its end's year, so that the
-    # first hour of January 1st still matches an interval that began on December 31st)
-    window = """make_timestamp(year({ts}), 1, 1, 0, 0, 0)
-                + to_days(cast(substr(loadid, 3, 3) as integer) - 1)
-                + to_hours(cast(substr(loadid, 6, 2) as integer))"""
-    overlap = """greatest(0, epoch(least(to_timestamp, {w} + interval 1 hour)) - epoch(greatest(from_timestamp, {w})))"""
     gap = "null::double"
     if table.continuous:
         partition = ", ".join(_q(c) for c in table.continuous)
         gap = f"""(epoch(from_timestamp) - epoch(lag(to_timestamp) over (
-            partition by {partition} order by from_timestamp, to_timestamp
-        ))) / nullif(delta_time / 1e6, 0)"""
+        partition by {partition} order by from_timestamp, to_timestamp
+    ))) / nullif(delta_time / 1e6, 0)"""
+    # seconds an interval shares with the hour its LOADID names
+    overlap = "epoch(least(to_timestamp, {h} + interval 1 hour)) - epoch(greatest(from_timestamp, {h}))"
     return f"""
 with records as (
     select
@@ -205,22 +201,35 @@ with records as (
         r.loadid,
         least({counters}) as smallest_counter,
         files.ingested_at,
+        -- DT<jd><hh>: day of year and hour, no year
+        case when regexp_full_match(r.loadid, 'DT[0-9]{{5}}') then
+            to_days(cast(substr(r.loadid, 3, 3) as integer) - 1) + to_hours(cast(substr(r.loadid, 6, 2) as integer))
+        end as loadid_offset,
     from raw.{table.name} as r
     left join raw.ingest_files as files
         on files.file_id = r.source_file_id
+),
+
+loadid_hours as (
+    -- the named hour in the year the interval starts and in the year it ends, so that DT00100 still
+    -- matches an interval that began on December 31st
+    select
+        *,
+        make_timestamp(year(from_timestamp), 1, 1, 0, 0, 0) + loadid_offset as loadid_hour_a,
+        make_timestamp(year(to_timestamp), 1, 1, 0, 0, 0) + loadid_offset as loadid_hour_b,
+    from records
 )
 
 select
-    * exclude (ingested_at),
+    * exclude (ingested_at, loadid_offset, loadid_hour_a, loadid_hour_b),
     delta_time / 1e6 as interval_s,
     (epoch(to_timestamp) - epoch(from_timestamp)) - delta_time / 1e6 as span_minus_delta_s,
     (epoch(ingested_at) - epoch(to_timestamp)) / 3600 as hours_from_end_to_arrival,
-    case when regexp_full_match(loadid, 'DT[0-9]{{5}}') then greatest(
-        {overlap.format(w=window.format(ts="from_timestamp"))},
-        {overlap.format(w=window.format(ts="to_timestamp"))}
-    ) end as loadid_hour_overlap_s,
+    case when loadid_offset is not null then
+        greatest({overlap.format(h="loadid_hour_a")}, {overlap.format(h="loadid_hour_b")}, 0)
+    end as loadid_hour_overlap_s,
     {gap} as gap_in_intervals,
-from records
+from loadid_hours
 """
 
 

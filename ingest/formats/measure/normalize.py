@@ -269,7 +269,10 @@ def to_items(layout, records: list[dict]) -> dict[str, list]:
     columns: dict[str, list] = {}
     for i, record in enumerate(records):
         for item, value in _record_items(layout, record).items():
-            columns.setdefault(item, [None] * len(records))[i] = value
+            column = columns.get(item)
+            if column is None:  # setdefault would build a throw-away list for every item of every record
+                column = columns[item] = [None] * len(records)
+            column[i] = value
     return columns
 
 

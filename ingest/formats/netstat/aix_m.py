@@ -42,7 +42,7 @@ GAUGE_COLUMNS = {"inuse", "free", "hiwat", "memuse", "memmax", "mapb"}
 class AixNetstatM(CommandParser):
     format = "netstat.aix_m"
     command = "netstat -m"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

@@ -81,7 +81,7 @@ RIGHT_COLUMN = 20  # a pair starting this far right is a receive-side value prin
 class AixNetstatV(CommandParser):
     format = "netstat.aix_v"
     command = "netstat -v"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

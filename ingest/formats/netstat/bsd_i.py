@@ -44,7 +44,7 @@ NUMERIC = {
 class BsdNetstatI(CommandParser):
     format = "netstat.bsd_i"
     command = "netstat -i"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

@@ -42,7 +42,7 @@ COLUMNS = {
 class LinuxNetstatI(CommandParser):
     format = "netstat.linux_i"
     command = "netstat -i"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

@@ -51,7 +51,7 @@ SCALE_KEYS = {"throttle_status", "max_throttle_status", "peak_decay"}
 class Snaadmin(CommandParser):
     format = "sna.snaadmin"
     command = "snaadmin"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

@@ -38,7 +38,7 @@ GROUPS = ("PERFORMANCE INFORMATION", "APPLICATION INFORMATION", "TRANSFER INFORM
 class VseIpStats(CommandParser):
     format = "vse.ipstats"
     command = "QUERY IPSTATS"
-    version = "1"
+    version = "2"
     priority = 44
 
     def matches(self, lines: list[str]) -> bool:

@@ -148,7 +148,7 @@ def normalise(label: str) -> str:
 class VseQueryStats(CommandParser):
     format = "vse.query_stats"
     command = "QUERY STATS"
-    version = "1"
+    version = "2"
     priority = 45
 
     def matches(self, lines: list[str]) -> bool:

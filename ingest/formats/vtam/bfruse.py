@@ -81,7 +81,7 @@ POOL_LINES = ("IST921I", "IST922I", "IST923I")
 class VtamBfruse(CommandParser):
     format = "vtam.bfruse"
     command = "D NET,BFRUSE"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

@@ -35,7 +35,7 @@ OPENING_KEYS = {"devname": "device", "lnkname": "link"}
 class NetstatDevlinks(CommandParser):
     format = "zos_netstat.devlinks"
     command = "NETSTAT DEVLINKS"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

@@ -32,7 +32,7 @@ TEXT_COLUMNS = [(1, "FirstHop", "first_hop"), (2, "Link", "link"), (4, "Subnet M
 class NetstatGate(CommandParser):
     format = "zos_netstat.gate"
     command = "NETSTAT GATE"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

@@ -42,7 +42,7 @@ COLUMNS = [("# alloc", "allocated"), ("# free", "free"), ("Lo-water", "low_water
 class NetstatPoolsize(CommandParser):
     format = "zos_netstat.poolsize"
     command = "NETSTAT POOLSIZE"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

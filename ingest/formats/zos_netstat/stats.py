@@ -62,7 +62,7 @@ TCP_ALIASES = {
 class ZosNetstatStats(CommandParser):
     format = "zos_netstat.stats"
     command = "NETSTAT STATS"
-    version = "1"
+    version = "2"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

@@ -1,5 +1,63 @@
 -- Every parsed counter of every command capture in one long model: hundreds of counters need no
 -- wide tables and a counter a new release prints is kept. Marts pivot what they need from here.
+-- Raw stores a capture once, a counter once per file and each value as (capture, counter, line,
+-- value), which makes ingest fast; the long rows are put back together here.
+--
+-- The same capture can arrive twice (a single-capture file and a console log holding it): keep the
+-- first copy ingested. Rows are told apart by their line within the capture too, because an
+-- interface table may print one address row twice.
+with captures as (
+    select * from {{ ref('stg_commands__captures') }}
+),
+
+labels as (
+    select * from {{ ref('stg_commands__counter_labels') }}
+),
+
+printed as (
+    select * from {{ ref('stg_commands__values') }}
+),
+
+joined as (
+    select
+        captures.host,
+        captures.command,
+        captures.source_format,
+        labels.section,
+        labels.entity,
+        labels.counter_label,
+        labels.counter_name,
+        printed.value,
+        printed.text_value,
+        labels.unit,
+        labels.kind,
+        captures.captured_at,
+        captures.utc_offset_s,
+        printed.source_file_id,
+        printed.record_ordinal,
+        printed.line_number,
+        printed.line_number
+            - min(printed.line_number) over (partition by printed.source_file_id, printed.record_ordinal)
+            as line_in_capture,
+    from printed
+    inner join captures
+        on printed.source_file_id = captures.source_file_id
+        and printed.record_ordinal = captures.record_ordinal
+    inner join labels
+        on printed.source_file_id = labels.source_file_id
+        and printed.label_id = labels.label_id
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by host, command, section, entity, counter_name, captured_at, line_in_capture
+            order by source_file_id, record_ordinal
+        ) as copy_number,
+    from joined
+)
+
 select
     host,
     command,
@@ -16,5 +74,6 @@ select
     utc_offset_s,
     source_file_id,
     record_ordinal,
-    line_number
-from {{ ref('stg_commands__counters') }}
+    line_number,
+from ranked
+where copy_number = 1

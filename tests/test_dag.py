@@ -153,14 +153,14 @@ def test_dagbag_imports_the_dag_with_its_tasks_in_order(airflow):
     assert "landing/<day>" in bag["doc_md"] and "serving.duckdb" in bag["doc_md"]
 
 
-def test_dag_file_imports_nothing_heavy():
+def test_dag_file_imports_nothing_heavy(tmp_path):
     code = (
         f"import sys; sys.path.insert(0, {str(REPO / 'dags')!r}); import perfdb_nightly; "
         "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'duckdb', 'dbt', 'great_expectations', 'pandas', 'ingest', 'quality'}); "
         "print(heavy)"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, "AIRFLOW__CORE__LOAD_EXAMPLES": "False"})
+                          env={**os.environ, "AIRFLOW_HOME": str(tmp_path), "AIRFLOW__CORE__LOAD_EXAMPLES": "False"})
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip().splitlines()[-1] == "[]"
 

@@ -19,7 +19,8 @@ import pytest
 from ingest import cli, dbt_runner, warehouse
 from ingest.warehouse import Home
 
-MY_MODELS = "+path:models/marts/capacity_measure"  # the MEASURE lineage: sources, seeds, all my models
+# the MEASURE lineage (sources, seeds, all my models) and the unified threshold mart the report reads
+MY_MODELS = "+path:models/marts/capacity_measure +rpt_threshold_exceptions"
 HOUR_US = 3_600_000_000
 SYSTEM = "\\TEST"
 D1, D2, D3 = dt.date(1986, 5, 8), dt.date(1986, 5, 9), dt.date(1986, 6, 2)
@@ -419,9 +420,13 @@ def test_threshold_report_on_the_built_warehouse(capsys, home, db):
     assert "  0  08:00    2.5    2.0     .2   55.4   15.4    8.5     .8     .1   41.9    5.4\n" in out
     assert "  1  16:00     .5     .0     .1   75.0   35.0    5.0     .5     .1   44.4    5.0\n" in out
     objects = json.loads(report(capsys, home, "threshold", "--date", "1986-05-08", "--format", "json"))
-    mart_columns = [r[0] for r in db.execute("describe marts.rpt_threshold_violations").fetchall()]
-    assert [list(o) for o in objects] == [mart_columns] * 2
-    assert [(o["system_name"], o["cpu_num"], o["shift"]) for o in objects] == [(SYSTEM, 0, 1), (SYSTEM, 1, 2)]
+    mart_columns = [r[0] for r in db.execute("describe marts.rpt_threshold_exceptions").fetchall()]
+    assert [list(o) for o in objects] == [mart_columns] * 4  # one row per crossed rule
+    assert [(o["system_name"], o["entity"], o["shift"], o["rule_id"], o["observed_value"]) for o in objects] == [
+        (SYSTEM, "cpu 0", 1, "CPU-T1", pytest.approx(2.5)), (SYSTEM, "cpu 0", 1, "CPU-T2", pytest.approx(2.0)),
+        (SYSTEM, "cpu 1", 2, "CPU-T4", pytest.approx(75.0)), (SYSTEM, "cpu 1", 2, "CPU-T5", pytest.approx(35.0)),
+    ]
+    assert (objects[2]["interval_start"], objects[2]["interval_end"]) == ("1986-05-08 16:00:00", "1986-05-09 00:00:00")
     assert report(capsys, home, "threshold", "--date", "1986-05-09") == ""
 
 

@@ -10,9 +10,9 @@ import calendar
 import datetime as dt
 import json
 import os
+import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import duckdb
 import pytest
@@ -146,12 +146,22 @@ def test_every_chart_returns_what_its_query_returns_on_serving_duckdb(superset, 
             (tuple(normalized(row[col], is_t) for col, is_t in zip(result["colnames"], temporal)) for row in result["data"]),
             key=repr,
         )
+        sql = result["query"]
+        limit = re.search(r"\bLIMIT (\d+)\s*;?\s*$", sql)
+        truncated = limit is not None and result["rowcount"] == int(limit.group(1))
+        if truncated:
+            # rows tied on the sort key at the limit may come back in any order: compare against the
+            # whole answer instead of a second, possibly different, cut of it
+            sql = sql[: limit.start()]
         direct = sorted(
-            (tuple(normalized(v, is_t) for v, is_t in zip(row, temporal)) for row in serving_rows(superset.home, result["query"])),
+            (tuple(normalized(v, is_t) for v, is_t in zip(row, temporal)) for row in serving_rows(superset.home, sql)),
             key=repr,
         )
-        assert from_superset == direct, f"{chart['slice_name']}: Superset's data differs from {result['query']}"
-        assert result["rowcount"] == len(direct)
+        if truncated:
+            assert set(from_superset) <= set(direct), f"{chart['slice_name']}: rows that {sql} does not return"
+        else:
+            assert from_superset == direct, f"{chart['slice_name']}: Superset's data differs from {sql}"
+            assert result["rowcount"] == len(direct)
 
 
 def test_charts_show_the_golden_figures_of_the_demo_warehouse(superset, api, charts):

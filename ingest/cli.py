@@ -60,8 +60,8 @@ def ingest_paths(home: Home, paths: list[Path], *, format_name=None, options=Non
             if not quiet:
                 print(
                     f"[{i}/{len(files)}] {path.name}: {res.status} ({res.format or '-'}) "
-                    f"read={res.records_read} loaded={res.rows_loaded} rejected={res.rows_rejected} "
-                    f"skipped={res.rows_skipped}",
+                    f"records read={res.records_read} loaded={res.records_loaded} rejected={res.rows_rejected} "
+                    f"skipped={res.rows_skipped}; rows written={res.rows_loaded}",
                     file=sys.stderr,
                 )
                 for msg in res.messages[:20]:
@@ -89,6 +89,8 @@ def cmd_ingest(args) -> int:
         "with_rejects": sum(r.status == "loaded_with_rejects" for r in results),
         "rejected": sum(r.status == "rejected" for r in results),
         "failed": sum(r.status == "failed" for r in results),
+        "records_read": sum(r.records_read for r in results),
+        "records_loaded": sum(r.records_loaded for r in results),
         "rows_loaded": sum(r.rows_loaded for r in results),
         "rows_rejected": sum(r.rows_rejected for r in results),
         "rows_skipped": sum(r.rows_skipped for r in results),

@@ -33,7 +33,7 @@ create table if not exists raw.ingest_files (
     format varchar,
     parser_version varchar,
     records_read bigint not null,
-    records_loaded bigint,            -- records read = records loaded + rows rejected + rows skipped
+    records_loaded bigint not null,   -- records read = records loaded + rows rejected + rows skipped
     rows_loaded bigint not null,
     rows_rejected bigint not null,
     rows_skipped bigint not null,
@@ -51,8 +51,6 @@ create table if not exists raw.rejects (
     raw_bytes blob,
     rejected_at timestamp not null default current_timestamp,
 );
--- manifests written before records_loaded existed (their records were their rows)
-alter table raw.ingest_files add column if not exists records_loaded bigint;
 """
 
 

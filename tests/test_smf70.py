@@ -98,7 +98,7 @@ def test_one_record_unfolds_into_six_rows_and_is_accounted(fixture1):
     tables, ctx = fixture1
     assert {name: len(rows) for name, rows in tables.items()} == {
         "smf70_cpu_control": 1, "smf70_cpu": 2, "smf70_partition": 1, "smf70_logical_processor": 2}
-    assert ctx.records_read == 6 and ctx.rejects == []
+    assert ctx.records_read == 1 and ctx.rejects == []  # six rows, one SMF record
 
 
 def test_physical_partition_cpu_identification_and_ziips(tmp_path):
@@ -130,7 +130,7 @@ def test_triplet_past_the_record_end_rejects_only_that_record(tmp_path):
         "record at offset 672 (type 70.1): triplet SMF70CPS at record offset 44 points to 5 section(s) of 92 bytes "
         "at offset 228, ending at 688, outside the record (data from 28 to 672)",
     )]
-    assert ctx.records_read == 6 + 1 + 6
+    assert ctx.records_read == 3  # two good records and the rejected one
 
 
 def test_bad_packed_dates_reject_the_record(tmp_path):

@@ -19,8 +19,9 @@ Output (schema ``raw``; columns in docs/smf_raw_contract.md):
   counted as *skipped*, so a user sees what they sent that perfdb does not decode yet.
 
 Accounting: ``ctx.read()`` counts every logical record and every unreadable stretch of bytes; a
-record decoded into k rows (a 70.1 record unfolds its CPU, partition and logical processor sections
-into their own tables) counts k, so records read = rows loaded + rejected + skipped still holds.
+record decoded into rows of several tables (a 70.1 record unfolds its CPU, partition and logical
+processor sections into their own tables) still counts once (``Batch.records``), so records read =
+records loaded + rejected + skipped.
 Records with an unusable header (bad packed date, time beyond a day) or impossible triplets are
 rejected one by one with their byte offset; the records around them still load.
 """
@@ -112,9 +113,12 @@ class SmfParser:
             result = decoder(batch, header, routes[name])
             for i, reason in result.rejects:
                 self._reject(ctx, batch, header, i, reason)
-            ctx.read(result.extra_rows)
+            # one SMF record may unfold into rows of several tables (a 70.1 record: control, CPUs,
+            # partitions, logical processors); the records count once, with the first table's batch
+            records = result.records
             for table, rows in result.tables.items():
-                yield Batch(table, rows)
+                yield Batch(table, rows, records=records)
+                records = 0
         if len(routes["unparsed"]):
             yield Batch(TABLE_UNPARSED, _unparsed(batch, header, routes["unparsed"]), skipped=True)
 

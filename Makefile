@@ -24,8 +24,8 @@ venv: uv
 	$(UV) sync --frozen --extra dev --python 3.11
 
 superset-venv: uv
-	test -x $(SUPERSET_VENV)/bin/superset || $(UV) venv --python 3.11 $(SUPERSET_VENV)
-	$(UV) pip install --python $(SUPERSET_VENV)/bin/python -r dashboards/requirements.lock
+	$(UV) venv --quiet --allow-existing --python 3.11 $(SUPERSET_VENV)
+	$(UV) pip sync --quiet --python $(SUPERSET_VENV)/bin/python dashboards/requirements.lock
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
@@ -39,8 +39,9 @@ test: venv superset-venv chromium
 bench: venv
 	$(VENV)/bin/python bench/bench_measure_ingest.py
 
+# needs SUPERSET_SECRET_KEY and SUPERSET_ADMIN_PASSWORD (from the environment or a .env file)
 up: venv superset-venv
-	$(VENV)/bin/perfdb --home $(HOME_DIR) serve
+	set -a; [ -f .env ] && . ./.env; set +a; $(VENV)/bin/perfdb --home $(HOME_DIR) serve
 
 clean:
 	rm -rf $(HOME_DIR) .pytest_cache

@@ -1,7 +1,7 @@
 """Shared fixtures. One generated warehouse serves every end-to-end test of a pytest session.
 
 ``demo_home`` is built once: every generator's ``demo()`` writes into landing/, then the real pipeline
-runs (ingest -> dbt build -> publish). Tests must treat it as read-only; a test that needs to change a
+runs (ingest -> dbt build -> check -> publish). Tests must treat it as read-only; a test that needs to change a
 warehouse copies it first (``copy_of_demo_home``).
 """
 
@@ -14,6 +14,7 @@ import pytest
 
 from ingest import cli, dbt_runner, warehouse
 from ingest.warehouse import Home
+from quality.runner import run_checks
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_SEED = 1986
@@ -48,6 +49,9 @@ def demo_home(tmp_path_factory) -> Home:
         _demo_failure.append("ingest: " + "; ".join(bad[:5]))
     elif dbt_runner.build(home, quiet=True) != 0:
         _demo_failure.append("dbt build failed (output above)")
+    elif not run_checks(home, quiet=True):
+        # the published demo carries its validation run, as `perfdb run` leaves it (audit.validation_*)
+        _demo_failure.append("quality checks failed (output above)")
     if _demo_failure:
         pytest.fail(_demo_failure[0])
     warehouse.publish(home)

@@ -1,13 +1,15 @@
 """Every perfdb dashboard in a real browser: Debian's Chromium, headless, driven by Playwright.
 
 Each dashboard must render every chart it lays out (a canvas, SVG, table or big number, or
-Superset's "no results" state for an empty source) with no error panel, and its screenshot is saved
-in docs/screenshots/ for the README. The page may load only from the Superset under test: every
-other request (fonts, telemetry, map tiles) is refused, so nothing leaves the machine.
+Superset's "no results" state for an empty source) with no error panel. Its screenshot goes to a
+temporary folder, or, with PERFDB_UPDATE_SCREENSHOTS=1, to docs/screenshots/<slug>.png for the README
+(so an ordinary test run never rewrites committed files). The page may load only from the Superset
+under test: every other request (fonts, telemetry, map tiles) is refused, so nothing leaves the machine.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -34,6 +36,14 @@ RENDERED = "[data-test='slice-container'] :is(canvas, svg, table, .header-line, 
 @pytest.fixture(scope="session")
 def superset(request, demo_home, tmp_path_factory) -> superset_stack.SupersetStack:
     return superset_stack.shared(request.config, demo_home, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory) -> Path:
+    if os.environ.get("PERFDB_UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return SCREENSHOTS
+    return tmp_path_factory.mktemp("screenshots")
 
 
 @pytest.fixture(scope="module")
@@ -106,8 +116,7 @@ def open_dashboard(page: Page, url: str, expected_charts: int) -> list:
     return responses
 
 
-def test_every_dashboard_renders_every_chart_without_errors(page, superset, dashboards):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def test_every_dashboard_renders_every_chart_without_errors(page, superset, dashboards, screenshots):
     assert {d["slug"] for d in dashboards} >= {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health"}
     for dashboard in dashboards:
         expected = len(dashboard["charts"])
@@ -121,14 +130,22 @@ def test_every_dashboard_renders_every_chart_without_errors(page, superset, dash
         assert not errors, f"{dashboard['slug']}: error panels: {errors}"
         for i in range(expected):
             assert charts_on_page.nth(i).locator(RENDERED).count() > 0, f"{dashboard['slug']}: chart {i} did not draw"
+        titles = "\n".join(charts_on_page.all_inner_texts())
+        missing = [c["slice_name"] for c in dashboard["charts"] if c["slice_name"] not in titles]
+        assert not missing, f"{dashboard['slug']}: charts without their title on the page: {missing}"
         # down to the last card, not the tall viewport's empty bottom
         bottom = page.evaluate(
             "selector => Math.max(...[...document.querySelectorAll(selector)].map(e => e.getBoundingClientRect().bottom))",
             "[data-test='dashboard-component-chart-holder']",
         )
         page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(
-            path=str(SCREENSHOTS / f"{dashboard['slug']}.png"),
-            clip={"x": 0, "y": 0, "width": page.viewport_size["width"], "height": bottom + 24},
-        )
-        assert (SCREENSHOTS / f"{dashboard['slug']}.png").stat().st_size > 20_000
+        shot = screenshots / f"{dashboard['slug']}.png"
+        page.screenshot(path=str(shot), clip={"x": 0, "y": 0, "width": page.viewport_size["width"], "height": bottom + 24})
+        assert shot.stat().st_size > 20_000
+
+
+def test_the_data_health_dashboard_shows_the_validation_history(dashboards):
+    [health] = [d for d in dashboards if d["slug"] == "perfdb-data-health"]
+    assert {"Expectations per validation run", "Failing expectations of the latest run"} <= {
+        c["slice_name"] for c in health["charts"]
+    }

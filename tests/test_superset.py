@@ -173,9 +173,11 @@ def test_charts_show_the_golden_figures_of_the_demo_warehouse(superset, api, cha
         return value
 
     home = superset.home
-    [(violations,)] = serving_rows(home, "select count(*) from marts.rpt_threshold_violations")
-    assert violations > 0
-    assert single_value("Threshold exceptions") == violations
+    # the unified mart: one row per CPU rule a processor shift crossed, plus every network crossing
+    [(cpu_crossings,)] = serving_rows(home, "select sum(len(rules_crossed)) from marts.rpt_threshold_violations")
+    [(network_crossings,)] = serving_rows(home, "select count(*) from marts.rpt_network_threshold_violations")
+    assert cpu_crossings > 0 and network_crossings > 0
+    assert single_value("Threshold exceptions") == cpu_crossings + network_crossings
     [(files, loaded, rejected)] = serving_rows(
         home, "select count(*), sum(rows_loaded), sum(rows_rejected) from raw.ingest_files"
     )
@@ -185,18 +187,54 @@ def test_charts_show_the_golden_figures_of_the_demo_warehouse(superset, api, cha
     [(worst,)] = serving_rows(home, "select max(busy_pct_max) from marts.rpt_threshold_violations")
     assert single_value("Worst busy %") == pytest.approx(worst)
 
-    # each rule of the stacked bar chart counts the shifts whose rules_crossed list holds it
+    # each CPU rule of the stacked bar chart counts the shifts whose rules_crossed list holds its metric
     per_rule = {
-        (row["rule"].split(" ")[0]): row["exceptions"]
+        row["rule_id"]: row["exceptions"]
         for row in chart_result(api, by_name["Exceptions by rule and system"])["data"]
-        if row["system_name"] == "\\PROD1"
+        if row["system_name"] == "\\PROD1" and row["rule_id"].startswith("CPU-")
     }
     direct = dict(serving_rows(
         home,
-        "select metric, count(*) from (select unnest(rules_crossed) as metric from marts.rpt_threshold_violations "
-        "where system_name = '\\PROD1') group by metric",
+        "select rule_id, count(*) from (select unnest(rules_crossed) as metric from marts.rpt_threshold_violations "
+        "where system_name = '\\PROD1') join seeds.thresholds using (metric) where entity = 'cpu' group by rule_id",
     ))
-    assert per_rule == direct
+    assert per_rule == direct and len(per_rule) >= 2
+
+
+def test_latest_exceptions_show_the_last_seven_days_below_the_row_limit(superset, api, charts):
+    [chart] = [c for c in charts if c["slice_name"] == "Latest exceptions"]
+    result = chart_result(api, chart["id"])
+    row_limit = chart_query(api, chart["id"])["queries"][0]["row_limit"]
+    [(groups, crossings, last_day)] = serving_rows(
+        superset.home,
+        "select count(distinct (exception_date, system_name, domain, rule_id, severity, rule)), count(*), max(exception_date) "
+        "from marts.rpt_threshold_exceptions "
+        "where exception_date > (select max(exception_date) - 7 from marts.rpt_threshold_exceptions)",
+    )
+    assert 0 < result["rowcount"] == groups < row_limit  # below the limit: no truncation warning
+    assert sum(row["exceptions"] for row in result["data"]) == crossings
+    assert {row["domain"] for row in result["data"]} == {"cpu", "network"}
+    shown_days = {row["exception_date"] for row in result["data"]}
+    assert len(shown_days) == 7
+    assert max(shown_days) == normalized(last_day, temporal=True)
+
+
+def test_validation_history_shows_the_demo_check(superset, api, charts):
+    by_name = {c["slice_name"]: c["id"] for c in charts}
+    [(started_at, expectations, failed)] = serving_rows(
+        superset.home, "select started_at, expectation_count, failed_count from audit.validation_runs"
+    )
+    assert expectations > 0 and failed == 0  # the demo warehouse passes every expectation
+    [run] = chart_result(api, by_name["Expectations per validation run"])["data"]
+    assert run == {
+        "started_at": normalized(started_at.replace(microsecond=0), temporal=True),  # runs by the second
+        "expectations_passed": expectations,
+        "expectations_failed": 0,
+    }
+    [(results,)] = serving_rows(superset.home, "select count(*) from audit.validation_results where success")
+    assert results == expectations
+    failing = chart_result(api, by_name["Failing expectations of the latest run"])
+    assert failing["rowcount"] == 0 and failing["data"] == []
 
 
 # -- SQL Lab cannot escape the warehouse --------------------------------------------------------------
@@ -293,19 +331,19 @@ def test_publishing_a_new_warehouse_while_superset_runs_shows_the_new_data(super
     try:
         con = duckdb.connect(str(home.db_path))
         con.execute(
-            "insert into marts.rpt_threshold_violations by name "
-            "select * replace (cast(shift_date + interval 1 year as date) as shift_date) from marts.rpt_threshold_violations "
-            "where system_name = '\\DEV1'"
+            "insert into marts.rpt_threshold_exceptions by name "
+            "select * replace (cast(exception_date + interval 1 year as date) as exception_date) "
+            "from marts.rpt_threshold_exceptions where system_name = '\\DEV1'"
         )
         [(added,)] = con.execute(
-            "select count(*) from marts.rpt_threshold_violations where shift_date >= date '2027-01-01'"
+            "select count(*) from marts.rpt_threshold_exceptions where exception_date >= date '2027-01-01'"
         ).fetchall()
         con.close()
         assert added > 0
 
         warehouse.publish(home)  # atomic rename over the file Superset reads
         assert exceptions_shown() == before + added
-        r = sqllab(api, perfdb_database["id"], "select count(*) as n from marts.rpt_threshold_violations")
+        r = sqllab(api, perfdb_database["id"], "select count(*) as n from marts.rpt_threshold_exceptions")
         assert r.json()["data"] == [{"n": before + added}]
     finally:
         shutil.copyfile(original, home.db_path)

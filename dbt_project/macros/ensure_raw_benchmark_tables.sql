@@ -55,14 +55,5 @@
 {% endmacro %}
 
 {% macro ensure_raw_benchmark_tables() %}
-    {%- set columns = raw_benchmark_run_columns() %}
-create schema if not exists raw;
-create table if not exists raw.benchmark_runs (
-    {%- for name, type in columns %}
-    "{{ name }}" {{ type }},
-    {%- endfor %}
-);
-    {%- for name, type in columns %}
-alter table raw.benchmark_runs add column if not exists "{{ name }}" {{ type }};
-    {%- endfor %}
+    {{ return(create_raw_tables({'benchmark_runs': raw_benchmark_run_columns()})) }}
 {% endmacro %}

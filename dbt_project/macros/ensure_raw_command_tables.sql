@@ -44,15 +44,5 @@
 {% endmacro %}
 
 {% macro ensure_raw_command_tables() %}
-create schema if not exists raw;
-    {%- for table, columns in raw_command_table_columns().items() %}
-create table if not exists raw.{{ table }} (
-        {%- for name, type in columns %}
-    "{{ name }}" {{ type }},
-        {%- endfor %}
-);
-        {%- for name, type in columns %}
-alter table raw.{{ table }} add column if not exists "{{ name }}" {{ type }};
-        {%- endfor %}
-    {%- endfor %}
+    {{ return(create_raw_tables(raw_command_table_columns())) }}
 {% endmacro %}

@@ -72,17 +72,9 @@
 {% endmacro %}
 
 {% macro ensure_raw_measure_tables() %}
-    {%- set statements = ['create schema if not exists raw'] -%}
+    {%- set tables = {} -%}
     {%- for table, entity_columns in raw_measure_entity_columns().items() -%}
-        {%- set columns = raw_measure_header_columns() + entity_columns -%}
-        {%- set column_ddl = [] -%}
-        {%- for name, type in columns -%}
-            {%- do column_ddl.append('"' ~ name ~ '" ' ~ type) -%}
-        {%- endfor -%}
-        {%- do statements.append('create table if not exists raw.' ~ table ~ ' (' ~ column_ddl | join(', ') ~ ')') -%}
-        {%- for name, type in columns -%}
-            {%- do statements.append('alter table raw.' ~ table ~ ' add column if not exists "' ~ name ~ '" ' ~ type) -%}
-        {%- endfor -%}
+        {%- do tables.update({table: raw_measure_header_columns() + entity_columns}) -%}
     {%- endfor -%}
-    {{ return(statements | join(';\n') ~ ';') }}
+    {{ return(create_raw_tables(tables)) }}
 {% endmacro %}

@@ -167,16 +167,5 @@
 {% endmacro %}
 
 {% macro ensure_raw_smf_tables() %}
-    {%- set statements = ['create schema if not exists raw'] -%}
-    {%- for table, columns in raw_smf_columns().items() -%}
-        {%- set column_ddl = [] -%}
-        {%- for name, type in columns -%}
-            {%- do column_ddl.append('"' ~ name ~ '" ' ~ type) -%}
-        {%- endfor -%}
-        {%- do statements.append('create table if not exists raw.' ~ table ~ ' (' ~ column_ddl | join(', ') ~ ')') -%}
-        {%- for name, type in columns -%}
-            {%- do statements.append('alter table raw.' ~ table ~ ' add column if not exists "' ~ name ~ '" ' ~ type) -%}
-        {%- endfor -%}
-    {%- endfor -%}
-    {{ return(statements | join(';\n') ~ ';') }}
+    {{ return(create_raw_tables(raw_smf_columns())) }}
 {% endmacro %}

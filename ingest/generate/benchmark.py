@@ -23,7 +23,6 @@ N = X (R + Z). The same seed gives the same bytes. ``demo(home, seed)`` writes t
 
 from __future__ import annotations
 
-import argparse
 import csv
 import datetime as dt
 import json
@@ -32,6 +31,7 @@ import sys
 from pathlib import Path
 
 from ingest.formats.benchmark.record import FORMAT_NAME
+from ingest.generate._args import forms_of, iso_date
 from ingest.warehouse import Home
 
 FORMS = ("jsonl", "csv", "aping")
@@ -214,21 +214,6 @@ def demo(home: Home, seed: int) -> list[Path]:
     return generate(home.landing / "benchmark", DEMO_START, DEMO_DAYS, seed, list(FORMS))
 
 
-def _forms(text: str) -> list[str]:
-    forms = [f.strip().lower() for f in text.split(",") if f.strip()]
-    unknown = [f for f in forms if f not in FORMS]
-    if unknown or not forms:
-        raise argparse.ArgumentTypeError(f"unknown form(s) {', '.join(unknown) or '(none)'}; expected some of {', '.join(FORMS)}")
-    return list(dict.fromkeys(forms))
-
-
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date; expected YYYY-MM-DD") from None
-
-
 def cmd_generate_benchmark(args) -> int:
     out = Path(args.out) if args.out else Home.from_args(args).landing / "benchmark"
     try:
@@ -250,9 +235,9 @@ def add_parser(subparsers) -> None:
         description="Benchmark logs in the perfdb benchmark format (JSON lines, CSV) and APING captures, "
         "modelled on the measurements of the reference documents; the same seed gives the same bytes.",
     )
-    p.add_argument("--start", type=_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
+    p.add_argument("--start", type=iso_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
     p.add_argument("--days", type=int, default=1, help="days of runs (default %(default)s)")
     p.add_argument("--seed", type=int, default=1986, help="random seed (default %(default)s)")
-    p.add_argument("--forms", type=_forms, default=list(FORMS), help="comma-separated: jsonl,csv,aping (default all)")
+    p.add_argument("--forms", type=forms_of(FORMS), default=list(FORMS), help="comma-separated: jsonl,csv,aping (default all)")
     p.add_argument("--out", help="output directory (default: <home>/landing/benchmark)")
     p.set_defaults(func=cmd_generate_benchmark)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ingest.generate._args import iso_date
 from ingest.warehouse import Home
 
 DEMO_START = dt.date(2026, 1, 5)
@@ -375,7 +376,7 @@ class ZosHost:
         julian = f"{t.year % 100:02d}{t.timetuple().tm_yday:03d}"
         prefix = f" SYSA     {julian} {t:%H:%M:%S}"
         body = [
-            f"IST920I IO00 BUFF SIZE 334 EXP INCREMENT 55",
+            "IST920I IO00 BUFF SIZE 334 EXP INCREMENT 55",
             f"IST921I TIMES EXP {self.c['times_exp']} EXP/CONT THRESH 36 / 72",
             f"IST922I CURR TOTAL {total} CURR AVAILABLE {avail}",
             f"IST923I MAX TOTAL {total} MAX USED {min(total, int(self.io_used * 1.1))}",
@@ -388,7 +389,7 @@ class ZosHost:
             "IST924I " + "-" * 61,
             f"IST449I CSALIMIT = NO LIMIT, CURRENT = {2100 + self.io_used}K, MAXIMUM = {2150 + self.io_used}K",
             f"IST790I MAXIMUM CSA USED = {2150 + self.io_used}K",
-            f"IST595I IRNLIMIT = 0K, CURRENT = 0K, MAXIMUM = 0K",
+            "IST595I IRNLIMIT = 0K, CURRENT = 0K, MAXIMUM = 0K",
             f"IST981I VTAM PRIVATE: CURRENT = {5400 + int(20 * self.load)}K, MAXIMUM USED = {5420 + int(20 * self.load)}K",
         ]
         lines = [f"NC0000000{prefix}.02 TSU00042 00000290  D NET,BFRUSE",
@@ -510,13 +511,6 @@ def demo(home: Home, seed: int) -> list[Path]:
 # -- command line ----------------------------------------------------------------------------------------------------
 
 
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date; expected YYYY-MM-DD") from None
-
-
 def _positive(text: str) -> int:
     value = int(text)
     if value <= 0:
@@ -532,7 +526,7 @@ def add_parser(subparsers) -> None:
         "appends them, with a daily load curve, a reboot, a restart and the incidents the threshold rules "
         "catch; the same seed always gives the same bytes.",
     )
-    p.add_argument("--start", type=_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
+    p.add_argument("--start", type=iso_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
     p.add_argument("--days", type=_positive, default=7, help="days to generate (default %(default)s)")
     p.add_argument("--every", type=_positive, default=DEMO_EVERY_MIN, help="minutes between captures (default %(default)s)")
     p.add_argument("--seed", type=int, default=1986, help="random seed (default %(default)s)")

@@ -22,7 +22,6 @@ arrives as a MEASCOM text report.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import sys
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ingest.generate._measure_model import TABLES, MeasureModel, SystemSpec
+from ingest.generate._args import forms_of, iso_date
 from ingest.warehouse import Home
 
 FORMS = ("csv", "binary", "meascom")
@@ -172,21 +172,6 @@ def demo(home: Home, seed: int) -> list[Path]:
 # -- command line ------------------------------------------------------------------------------------
 
 
-def _forms(text: str) -> list[str]:
-    forms = [f.strip().lower() for f in text.split(",") if f.strip()]
-    unknown = [f for f in forms if f not in FORMS]
-    if unknown or not forms:
-        raise argparse.ArgumentTypeError(f"unknown form(s) {', '.join(unknown) or '(none)'}; expected some of {', '.join(FORMS)}")
-    return list(dict.fromkeys(forms))
-
-
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date; expected YYYY-MM-DD") from None
-
-
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "measure",
@@ -197,7 +182,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--system", default="\\PROD1", help="node name, e.g. '\\PROD1' (default %(default)s)")
     p.add_argument("--cpus", type=int, default=8, help="processors, 1-16 (default %(default)s)")
     p.add_argument("--days", type=int, default=7, help="days to generate (default %(default)s)")
-    p.add_argument("--start", type=_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
+    p.add_argument("--start", type=iso_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
     p.add_argument("--processes", type=int, default=40, help="measured processes (default %(default)s)")
     p.add_argument("--discs", type=int, default=6, help="disc volumes (default %(default)s)")
     p.add_argument("--lines", type=int, default=2, help="communication lines (default %(default)s)")
@@ -205,7 +190,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--growth", type=float, default=SystemSpec.growth_per_month,
                    help="month-on-month load growth, e.g. 0.05 = 5%% (default %(default)s)")
     p.add_argument("--saturated", type=int, default=None, help="CPUs built to saturate (default: one per 8 CPUs)")
-    p.add_argument("--forms", type=_forms, default=["csv"], help="comma-separated: csv,binary,meascom (default csv)")
+    p.add_argument("--forms", type=forms_of(FORMS), default=["csv"], help="comma-separated: csv,binary,meascom (default csv)")
     p.add_argument("--period", choices=["day", "week"], default="day", help="one set of files per day or per ISO week")
     p.add_argument("--ddl", action="append", default=[], help="extra DDL file for the binary layouts (repeatable)")
     p.add_argument("--out", help="output directory (default: <home>/landing/measure)")

@@ -64,6 +64,7 @@ from ingest.formats.capture import (
     CounterSink,
     Layout,
     is_noise,
+    Segment,
     require_time_and_host,
     snake,
 )

@@ -63,8 +63,8 @@ from ingest.formats.capture import (
     Counter,
     CounterSink,
     Layout,
-    is_noise,
     Segment,
+    is_noise,
     require_time_and_host,
     snake,
 )

@@ -130,7 +130,7 @@ def sha256_of(path: Path) -> tuple[str, int]:
 def _writer_config() -> dict:
     # DuckDB's default memory limit is 80 % of RAM; ingest streams, so a bounded buffer pool keeps the
     # peak memory of a large file flat (DuckDB spills and evicts instead of caching everything).
-    return {"memory_limit": os.environ.get("PERFDB_MEMORY_LIMIT", "768MB")}
+    return {"memory_limit": os.environ.get("PERFDB_MEMORY_LIMIT", "512MB")}
 
 
 def connect(home: Home) -> duckdb.DuckDBPyConnection:

@@ -6,6 +6,9 @@ UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
 HOME_DIR ?= perfdb_home
 VENV := .venv
 SUPERSET_VENV := .venv-superset
+# Install bytecode with the packages: where PYTHONDONTWRITEBYTECODE is set, every process would
+# otherwise recompile pandas, dbt and Airflow from source at start (about a second each time).
+export UV_COMPILE_BYTECODE := 1
 
 .PHONY: help uv venv superset-venv chromium demo test test-fast bench up clean
 

@@ -195,12 +195,32 @@ def write_demo_landing(home: Home, seed: int) -> list[Path]:
 
 
 def cmd_demo(args) -> int:
+    """The whole pipeline on generated data, told in a few lines (``perfdb run`` shows every step)."""
     home = _home(args)
     files = write_demo_landing(home, args.seed)
-    print(f"generated {len(files)} files in {home.landing}", file=sys.stderr)
-    rc = cmd_run(args)
-    if rc != 0:
-        return rc
+    print(f"generated {len(files)} demo files in {home.landing}")
+    results = ingest_paths(home, [home.landing], quiet=True)
+    print(
+        f"ingested {len(results)} files: {sum(r.records_loaded for r in results):,} records, "
+        f"{sum(r.rows_loaded for r in results):,} rows into {home.db_path}"
+    )
+    problems = [m for r in results if not r.ok for m in r.messages]
+    if problems:
+        print("\n".join(problems[:20]), file=sys.stderr)
+        return 1
+    if dbt_runner.build(home, quiet=True) != 0:
+        print("perfdb demo: dbt build failed (output above)", file=sys.stderr)
+        return 1
+    print(dbt_runner.last_run_summary(home))
+    if not args.skip_check:
+        from quality.runner import validate_warehouse
+
+        report = validate_warehouse(home)
+        report.print(sys.stdout)
+        if not report.success:
+            return 1
+    warehouse.publish(home)
+    print(f"published {home.serving_path}\n")
     from ingest.reports import threshold
 
     return threshold.print_busiest_day(home, fmt="table")

@@ -7,10 +7,12 @@ dbt's target/ and logs/ go under the home, so the repository stays clean and two
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 from ingest.warehouse import Home
@@ -52,3 +54,11 @@ def build(home: Home, *, select: str | None = None, quiet: bool = False) -> int:
     if select:
         args += ["--select", select]
     return run_dbt(home, args, quiet=quiet)
+
+
+def last_run_summary(home: Home) -> str:
+    """One line from dbt's run_results.json: how many nodes ended in which status, and how long."""
+    results = json.loads((home.warehouse_dir / "dbt_target" / "run_results.json").read_text())
+    statuses = Counter(r["status"] for r in results["results"])
+    counts = ", ".join(f"{n} {status}" for status, n in sorted(statuses.items()))
+    return f"dbt build: {len(results['results'])} nodes ({counts}) in {results['elapsed_time']:.0f} s"

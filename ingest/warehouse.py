@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from ingest.formats import registry
 from ingest.formats.base import BATCH_ROWS, FormatError, ParseContext, Parser
@@ -172,8 +174,56 @@ def _duck_type(arrow_type: pa.DataType) -> str:
     return "varchar"
 
 
+class _StagedBatches:
+    """A file's batches, held until the file's transaction: in memory while they are small, as Parquet
+    parts beside the database once they pass ``SPILL_BYTES``.
+
+    DuckDB holds every row inserted in an open transaction in memory until the commit, so inserting a
+    large file batch by batch inside its one transaction would grow with the file. Spilled batches are
+    inserted part by part with ``insert ... select from read_parquet``, which stays within DuckDB's
+    buffer-pool limit; small files skip the Parquet round trip."""
+
+    SPILL_BYTES = 128 * 1024 * 1024
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self.parts: list[tuple[str, pa.Table | Path, pa.Schema]] = []  # (raw table, batch or part file, schema)
+        self._held_bytes = 0
+        self._writers: dict[str, tuple[pq.ParquetWriter, pa.Schema]] = {}
+
+    def add(self, table: str, rows: pa.Table) -> None:
+        # all-null columns have Arrow type null, which DuckDB cannot store: make them text
+        for i, f in enumerate(rows.schema):
+            if pa.types.is_null(f.type):
+                rows = rows.set_column(i, f.name, rows.column(i).cast(pa.string()))
+        if self._held_bytes is not None:
+            self.parts.append((table, rows, rows.schema))
+            self._held_bytes += rows.nbytes
+            if self._held_bytes > self.SPILL_BYTES:
+                held, self.parts, self._held_bytes = self.parts, [], None
+                for held_table, held_rows, _ in held:
+                    self._write(held_table, held_rows)
+            return
+        self._write(table, rows)
+
+    def _write(self, table: str, rows: pa.Table) -> None:
+        open_writer = self._writers.get(table)
+        if open_writer is None or open_writer[1] != rows.schema:  # a column appeared: a new part
+            if open_writer is not None:
+                open_writer[0].close()
+            path = self.directory / f"{len(self.parts):05d}.parquet"
+            open_writer = self._writers[table] = (pq.ParquetWriter(path, rows.schema, compression="none"), rows.schema)
+            self.parts.append((table, path, rows.schema))
+        open_writer[0].write_table(rows)
+
+    def close(self) -> None:
+        for writer, _ in self._writers.values():
+            writer.close()
+        self._writers = {}
+
+
 class _TableWriter:
-    """Appends Arrow batches to raw tables, creating them or adding columns as needed."""
+    """Appends staged batches or Parquet parts to raw tables, creating them or adding columns as needed."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection):
         self.con = con
@@ -190,31 +240,32 @@ class _TableWriter:
             self.columns[table] = {r[0] for r in rows}
         return self.columns[table]
 
-    def append(self, table: str, rows: pa.Table, file_id: int) -> None:
-        # all-null columns have Arrow type null, which DuckDB cannot store: make them text
-        for i, f in enumerate(rows.schema):
-            if pa.types.is_null(f.type):
-                rows = rows.set_column(i, f.name, rows.column(i).cast(pa.string()))
-        self.con.register("_perfdb_batch", rows)
+    def append(self, table: str, part: pa.Table | Path, schema: pa.Schema, file_id: int) -> None:
+        if isinstance(part, Path):
+            self._append(table, f"read_parquet('{_sql_string(part)}')", schema, file_id)
+            return
+        self.con.register("_perfdb_batch", part)
         try:
-            existing = self._existing(table)
-            if existing is None:
-                self.con.execute(
-                    f'create table raw."{table}" as '
-                    f"select *, {int(file_id)}::bigint as source_file_id from _perfdb_batch"
-                )
-                self.columns[table] = set(rows.column_names) | {"source_file_id"}
-                return
-            for f in rows.schema:
-                if f.name not in existing:
-                    self.con.execute(f'alter table raw."{table}" add column "{f.name}" {_duck_type(f.type)}')
-                    existing.add(f.name)
-            self.con.execute(
-                f'insert into raw."{table}" by name '
-                f"select *, {int(file_id)}::bigint as source_file_id from _perfdb_batch"
-            )
+            self._append(table, "_perfdb_batch", schema, file_id)
         finally:
             self.con.unregister("_perfdb_batch")
+
+    def _append(self, table: str, relation: str, schema: pa.Schema, file_id: int) -> None:
+        source = f"select *, {int(file_id)}::bigint as source_file_id from {relation}"
+        existing = self._existing(table)
+        if existing is None:
+            self.con.execute(f'create table raw."{table}" as {source}')
+            self.columns[table] = set(schema.names) | {"source_file_id"}
+            return
+        for f in schema:
+            if f.name not in existing:
+                self.con.execute(f'alter table raw."{table}" add column "{f.name}" {_duck_type(f.type)}')
+                existing.add(f.name)
+        self.con.execute(f'insert into raw."{table}" by name {source}')
+
+
+def _sql_string(path: Path) -> str:
+    return str(path).replace("'", "''")
 
 
 def _write_rejects(con: duckdb.DuckDBPyConnection, file_id: int, path: Path, ctx: ParseContext) -> None:
@@ -277,51 +328,69 @@ def ingest_file(
     ctx = ParseContext(path=path, options=dict(options or {}))
     result = FileResult(path, "loaded", format=parser.format if parser else None)
 
-    con.begin()
-    try:
-        if previous:  # a failed earlier attempt is retried; its manifest row is replaced
-            con.execute("delete from raw.rejects where file_id in (select file_id from raw.ingest_files where sha256 = ?)", [sha])
-            con.execute("delete from raw.ingest_files where sha256 = ?", [sha])
-        file_id = _one(con, "select nextval('raw.ingest_file_id_seq')")[0]
-        if size == 0:
-            raise FormatError("empty file: expected at least one record")
-        if parser is None:
-            known = ", ".join(p.format for p in registry.all_parsers())
-            raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
-        writer = _TableWriter(con)
-        for batch in parser.parse(path, ctx):
-            n = batch.rows.num_rows
-            if n == 0:
-                continue
-            if n > BATCH_ROWS * 4:
-                raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
-            writer.append(batch.table, batch.rows, file_id)
-            if batch.skipped:
-                result.rows_skipped += n
-            else:
-                result.rows_loaded += n
-                result.records_loaded += n if batch.records is None else batch.records
-        result.records_read = ctx.records_read
-        result.rows_rejected = len(ctx.rejects)
-        accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
-        if accounted != result.records_read:
-            raise RuntimeError(
-                f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
-                f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
-            )
-        if result.rows_rejected:
-            result.status = "loaded_with_rejects"
-            result.messages = [describe_reject(path, r) for r in ctx.rejects]
-        _write_rejects(con, file_id, path, ctx)
-        _manifest(con, file_id, sha, path, size, result, parser)
-        con.commit()
-        return result
-    except FormatError as e:
-        con.rollback()
-        return _record_failure(con, sha, path, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
-    except Exception as e:  # a parser bug must not take the batch down: keep the file's story, go on
-        con.rollback()
-        return _record_failure(con, sha, path, size, parser, "failed", f"{type(e).__name__}: {e}", None, None, b"")
+    in_transaction = False
+    with tempfile.TemporaryDirectory(prefix="perfdb-ingest-", dir=_staging_dir(con)) as staging:
+        try:
+            if size == 0:
+                raise FormatError("empty file: expected at least one record")
+            if parser is None:
+                known = ", ".join(p.format for p in registry.all_parsers())
+                raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
+            staged = _StagedBatches(Path(staging))
+            try:
+                for batch in parser.parse(path, ctx):
+                    n = batch.rows.num_rows
+                    if n == 0:
+                        continue
+                    if n > BATCH_ROWS * 4:
+                        raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
+                    staged.add(batch.table, batch.rows)
+                    if batch.skipped:
+                        result.rows_skipped += n
+                    else:
+                        result.rows_loaded += n
+                        result.records_loaded += n if batch.records is None else batch.records
+            finally:
+                staged.close()
+            result.records_read = ctx.records_read
+            result.rows_rejected = len(ctx.rejects)
+            accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
+            if accounted != result.records_read:
+                raise RuntimeError(
+                    f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
+                    f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
+                )
+            if result.rows_rejected:
+                result.status = "loaded_with_rejects"
+                result.messages = [describe_reject(path, r) for r in ctx.rejects]
+
+            con.begin()
+            in_transaction = True
+            if previous:  # a failed earlier attempt is retried; its manifest row is replaced
+                con.execute("delete from raw.rejects where file_id in (select file_id from raw.ingest_files where sha256 = ?)", [sha])
+                con.execute("delete from raw.ingest_files where sha256 = ?", [sha])
+            file_id = _one(con, "select nextval('raw.ingest_file_id_seq')")[0]
+            writer = _TableWriter(con)
+            for table, part, schema in staged.parts:
+                writer.append(table, part, schema, file_id)
+            _write_rejects(con, file_id, path, ctx)
+            _manifest(con, file_id, sha, path, size, result, parser)
+            con.commit()
+            return result
+        except FormatError as e:
+            if in_transaction:
+                con.rollback()
+            return _record_failure(con, sha, path, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
+        except Exception as e:  # a parser bug must not take the batch down: keep the file's story, go on
+            if in_transaction:
+                con.rollback()
+            return _record_failure(con, sha, path, size, parser, "failed", f"{type(e).__name__}: {e}", None, None, b"")
+
+
+def _staging_dir(con: duckdb.DuckDBPyConnection) -> str | None:
+    """Beside the database file (same disc as the data it will hold); the system's temp dir for :memory:."""
+    row = _one(con, "select path from duckdb_databases() where database_name = current_database()")
+    return str(Path(row[0]).parent) if row and row[0] else None
 
 
 def _record_failure(con, sha, path, size, parser, status, message, offset, line, head) -> FileResult:

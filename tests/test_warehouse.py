@@ -151,3 +151,23 @@ def test_serving_readable_while_build_runs(copy_of_demo_home):
             reads_during_build += 1
     assert build.returncode == 0
     assert reads_during_build >= 1
+
+
+def test_large_files_are_staged_as_parquet_with_the_same_result(tmp_path, monkeypatch):
+    """Past SPILL_BYTES a file's batches go through Parquet parts (bounded memory); the rows are the same."""
+    rows = CSV_HEADER + "".join(_csv_row(cpu, 1_000 * cpu) for cpu in range(16))
+    loaded = {}
+    for spill in (warehouse._StagedBatches.SPILL_BYTES, 0):
+        monkeypatch.setattr(warehouse._StagedBatches, "SPILL_BYTES", spill)
+        home = Home(tmp_path / f"home_{spill}").create()
+        f = home.landing / "cpu.csv"
+        f.write_text(rows)
+        (res,) = _ingest(home, f)
+        assert (res.status, res.records_read, res.rows_loaded) == ("loaded", 16, 16)
+        with duckdb.connect(str(home.db_path), read_only=True) as con:
+            loaded[spill] = con.execute(
+                "select cpu_num, cpu_busy_time, from_timestamp, source_file_id from raw.measure_cpu order by cpu_num"
+            ).fetchall()
+    in_memory, via_parquet = loaded.values()
+    assert via_parquet == in_memory
+    assert [r[1] for r in via_parquet] == [1_000 * cpu for cpu in range(16)]

@@ -401,7 +401,7 @@ def test_the_superset_lock_pins_the_writers_duckdb():
 def test_bundle_keeps_no_machine_specific_path():
     for path in BUNDLE.rglob("*.yaml"):
         text = path.read_text()
-        assert "/tmp/" not in text and "/root/" not in text and "/home/" not in text, path
+        assert re.search(r"/(tmp|root|home)/", text) is None, path  # nothing of the machine that exported it
     [database] = bundle_files("databases")
     assert database["sqlalchemy_uri"] == "duckdb:////perfdb/warehouse/serving.duckdb"
 

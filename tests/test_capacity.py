@@ -357,3 +357,52 @@ def test_report_capacity_usage_errors(tmp_path, capsys):
     assert "expected a factor above -1" in capsys.readouterr().err
     assert cli.main(["--home", str(tmp_path), "report", "capacity"]) == 1
     assert "serving.duckdb does not exist yet" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_interface_utilization_reaches_the_forecast(demo_home):
+    # aix01's ent0 (AIX netstat -v) is the demo's only interface that counts bytes; interface_speeds.csv
+    # gives it 1000 Mbps full duplex, so an hour's utilization is the busier direction's bytes/s x 8 / 1e9
+    intervals = query(demo_home, "select interval_start, interval_s, rx_bytes_per_s, tx_bytes_per_s "
+                                 "from marts.fct_interface_interval where host = 'aix01' and interface_name = 'ent0' "
+                                 "and rx_bytes_per_s is not null and tx_bytes_per_s is not null")
+    assert len(intervals) > 500  # the demo captures netstat -v every two hours for two months
+    hours: dict[dt.datetime, list[float]] = {}
+    for r in intervals:
+        hour = r["interval_start"].replace(minute=0, second=0, microsecond=0)
+        sums = hours.setdefault(hour, [0.0, 0.0, 0.0])
+        sums[0] += r["rx_bytes_per_s"] * r["interval_s"]
+        sums[1] += r["tx_bytes_per_s"] * r["interval_s"]
+        sums[2] += r["interval_s"]
+    days: dict[dt.date, tuple[float, dt.datetime]] = {}
+    for hour, (rx, tx, seconds) in hours.items():
+        pct = 100 * max(rx, tx) / seconds * 8 / (1000 * 1e6)
+        if hour.date() not in days or pct > days[hour.date()][0]:
+            days[hour.date()] = (pct, hour)
+
+    peaks = {r["peak_date"]: r for r in query(
+        demo_home, "select * from marts.fct_capacity_daily_peak "
+                   "where resource_type = 'interface' and system_name = 'aix01' and resource_name = 'ent0'")}
+    assert set(peaks) == set(days)
+    busiest_day = max(days, key=lambda d: days[d][0])
+    pct, hour = days[busiest_day]
+    assert 0.1 < pct < 5  # a few Mbit/s on a gigabit link
+    assert peaks[busiest_day]["peak_pct"] == pytest.approx(pct, rel=1e-9)
+    assert peaks[busiest_day]["peak_hour_start"] == hour
+    assert peaks[busiest_day]["servers"] == 1
+
+    (forecast,) = query(demo_home, "select * from marts.fct_capacity_forecast "
+                                   "where resource_type = 'interface' and system_name = 'aix01' and resource_name = 'ent0'")
+    last = max(days)
+    working = [d for d in days if d.weekday() < 5]
+    assert forecast["history_end"] == last
+    assert forecast["history_points"] == len(working)
+    assert forecast["max_peak_pct"] == pytest.approx(max(days[d][0] for d in working), rel=1e-9)
+    recent = [days[d][0] for d in working if (last - d).days < 7]
+    assert forecast["current_peak_pct"] == pytest.approx(sum(recent) / len(recent), rel=1e-9)
+    assert (forecast["threshold_pct"], forecast["threshold_source"]) == (60.0, "seed 000 L736")  # adapter < 60 %
+    assert forecast["status"] in {"no significant growth", "beyond horizon", "crosses"}
+
+    whatif = query(demo_home, "select * from marts.rpt_capacity_whatif where resource_type = 'interface'")
+    assert {(r["system_name"], r["resource_name"]) for r in whatif} == {("aix01", "ent0")}
+    assert len(whatif) == 4

@@ -10,12 +10,7 @@ select
     source_form,
     system_name,
     cast(cpu_num as integer) as cpu_num,
-    nullif(trim(loadid), '') as loadid,
-    from_timestamp as interval_start,
-    to_timestamp as interval_end,
-    cast(delta_time as bigint) as delta_time_us,
-    cast(error as integer) as error_code,
-    os_version,
+    {{ measure_interval_columns() }}
     cast(cpu_type as integer) as cpu_type,
     cast(memory_pages as integer) as memory_pages,
     cast(pcbs as integer) as pcb_count,

@@ -14,12 +14,7 @@ select
     cast(logical_device as integer) as logical_device,
     cast(device_type as integer) as device_type,
     cast(device_subtype as integer) as device_subtype,
-    nullif(trim(loadid), '') as loadid,
-    from_timestamp as interval_start,
-    to_timestamp as interval_end,
-    cast(delta_time as bigint) as delta_time_us,
-    cast(error as integer) as error_code,
-    os_version,
+    {{ measure_interval_columns() }}
     cast(request_qtime as bigint) as request_qtime_us,
     cast(requests as bigint) as request_count,
     cast(reads as bigint) as read_count,

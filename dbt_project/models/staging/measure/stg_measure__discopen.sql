@@ -13,12 +13,7 @@ select
     cast(opener_cpu as integer) as opener_cpu,
     cast(opener_pin as integer) as opener_pin,
     file_name,
-    nullif(trim(loadid), '') as loadid,
-    from_timestamp as interval_start,
-    to_timestamp as interval_end,
-    cast(delta_time as bigint) as delta_time_us,
-    cast(error as integer) as error_code,
-    os_version,
+    {{ measure_interval_columns() }}
     cast(driver_input_calls as bigint) as driver_input_call_count,
     cast(driver_output_calls as bigint) as driver_output_call_count,
     cast(cache_hits as bigint) as cache_hit_count,

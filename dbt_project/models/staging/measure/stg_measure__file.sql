@@ -14,12 +14,7 @@ select
     cast(opener_pin as integer) as opener_pin,
     file_name,
     cast(device_type as integer) as device_type,
-    nullif(trim(loadid), '') as loadid,
-    from_timestamp as interval_start,
-    to_timestamp as interval_end,
-    cast(delta_time as bigint) as delta_time_us,
-    cast(error as integer) as error_code,
-    os_version,
+    {{ measure_interval_columns() }}
     cast(file_busy_time as bigint) as file_busy_us,
     cast(reads as bigint) as read_count,
     cast(writes as bigint) as write_count,

@@ -14,12 +14,7 @@ select
     program_file_name,
     cast(priority as integer) as priority,
     userid,
-    nullif(trim(loadid), '') as loadid,
-    from_timestamp as interval_start,
-    to_timestamp as interval_end,
-    cast(delta_time as bigint) as delta_time_us,
-    cast(error as integer) as error_code,
-    os_version,
+    {{ measure_interval_columns() }}
     cast(cpu_busy_time as bigint) as cpu_busy_us,
     cast(ready_time as bigint) as ready_us,
     cast(mem_qtime as bigint) as mem_qtime_us,

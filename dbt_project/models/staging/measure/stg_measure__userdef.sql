@@ -26,12 +26,7 @@ select
         when 5 then 'QBUSY'
     end as counter_type_name,
     cast("index" as integer) as counter_index,
-    nullif(trim(loadid), '') as loadid,
-    from_timestamp as interval_start,
-    to_timestamp as interval_end,
-    cast(delta_time as bigint) as delta_time_us,
-    cast(error as integer) as error_code,
-    os_version,
+    {{ measure_interval_columns() }}
     cast(max_value as bigint) as max_value,
     cast(counter_value as bigint) as counter_value
 from source

@@ -9,9 +9,9 @@ What it does, in one run on one machine:
 1. generates one system (16 CPUs, 500 processes, 100 discs, 16 lines; ``perfdb generate measure``) for as
    many days as it takes to reach ``--size-mb`` of CSV, in weekly files, as CSV, binary records and
    MEASCOM text (the same hours in every form);
-2. ingests each form into a fresh warehouse through the real path (``ingest.warehouse.ingest_file``, one
-   transaction per file), each form in its own child process so that its peak RSS
-   (``resource.getrusage``) is its own;
+2. ingests each form into a fresh warehouse through the real path (``ingest.warehouse.ingest_files``, as
+   ``perfdb ingest`` does: each file all or nothing, small files sharing a transaction), each form in its
+   own child process so that its peak RSS (``resource.getrusage``) is its own;
 3. loads the CSV files with DuckDB's ``read_csv`` into one table per entity, the yardstick;
 4. prints rows/s, MB/s, CPU seconds and peak RSS per form, and the targets: CSV and binary ingest at least
    half of DuckDB's CSV row rate, text at least 20 MB per CPU-second, peak RSS under 1 GiB (meaningful
@@ -77,7 +77,7 @@ def child_ingest(input_dir: Path, home_dir: Path) -> dict:
     files = warehouse.iter_input_files([input_dir])
     con = warehouse.connect(Home(home_dir).create())
     cpu0, t0 = _cpu_seconds(), time.perf_counter()
-    results = [warehouse.ingest_file(con, f) for f in files]
+    results = list(warehouse.ingest_files(con, files))
     seconds, cpu = time.perf_counter() - t0, _cpu_seconds() - cpu0
     con.close()
     bad = [m for r in results if not r.ok for m in r.messages]

@@ -142,10 +142,13 @@ def perfdb_nightly():
         )
         if proc.returncode != 0:
             # No automatic retry: the files are in the manifest now, so a retry would pass them as
-            # duplicates. Clearing this task after reading raw.rejects is the explicit way on.
+            # duplicates. The way on is explicit: read raw.rejects, then either clear this task to accept
+            # the day as loaded, or `perfdb remove` the bad files, land corrected ones and clear it.
             bad = [f"{r['path']}: {r['status']}: {'; '.join(r['messages'][:5]) or r['error']}"
                    for r in summary["results"] if r["status"] not in ("loaded", "duplicate")]
-            raise AirflowFailException("ingest rejected records or files (see raw.rejects):\n" + "\n".join(bad))
+            raise AirflowFailException(
+                "ingest rejected records or files (see raw.rejects; `perfdb remove FILE` un-ingests one):\n" + "\n".join(bad)
+            )
 
     @task(execution_timeout=dt.timedelta(hours=4))
     def build() -> None:
@@ -164,7 +167,10 @@ def perfdb_nightly():
                  summary["run_id"], summary["expectations"], summary["suites_validated"], summary["docs"])
         if not summary["success"]:
             failed = "\n".join(f["message"] for f in summary["failed"])
-            raise AirflowFailException(f"validation run {summary['run_id']} failed; serving.duckdb is left as it was:\n{failed}")
+            raise AirflowFailException(
+                f"validation run {summary['run_id']} failed; serving.duckdb is left as it was (if a file is at fault, "
+                f"`perfdb remove FILE` takes its rows out before the next run):\n{failed}"
+            )
 
     @task
     def publish() -> None:

@@ -1,6 +1,7 @@
 """``perfdb``: the command line of the warehouse.
 
     perfdb ingest PATH...            load files (format sniffed from content) into raw.*
+    perfdb remove PATH|--file-id N   un-ingest files (to load a corrected one, or drop a bad day)
     perfdb build                     dbt build: staging -> intermediate -> marts, with dbt tests
     perfdb check                     Great Expectations suites on raw tables and marts
     perfdb publish                   atomically replace warehouse/serving.duckdb
@@ -54,8 +55,8 @@ def ingest_paths(home: Home, paths: list[Path], *, format_name=None, options=Non
     con = warehouse.connect(home)
     results = []
     try:
-        for i, path in enumerate(files, 1):
-            res = warehouse.ingest_file(con, path, format_name=format_name, options=options)
+        for i, res in enumerate(warehouse.ingest_files(con, files, format_name=format_name, options=options), 1):
+            path = res.path
             results.append(res)
             if not quiet:
                 print(
@@ -104,6 +105,24 @@ def cmd_ingest(args) -> int:
         f"{summary['rows_loaded']} rows loaded, {summary['rows_rejected']} rejected, {summary['rows_skipped']} skipped"
     ])
     return 0 if all(r.ok for r in results) else 1
+
+
+def cmd_remove(args) -> int:
+    home = _home(args)
+    if not args.paths and not args.file_id:
+        print("perfdb remove: name files (paths) or --file-id N", file=sys.stderr)
+        return 2
+    con = warehouse.connect(home)
+    try:
+        removed = warehouse.remove_files(con, file_ids=args.file_id or [], paths=args.paths)
+    finally:
+        con.close()
+    _emit(args, {"removed": removed}, [
+        *(f"removed file {r['file_id']} {r['path']}: {r['rows']} rows" for r in removed),
+        f"{len(removed)} files removed; run `perfdb build` so that the models follow"
+        if removed else "nothing removed: no ingested file matches",
+    ])
+    return 0 if removed else 1
 
 
 # -- build / check / publish / run -------------------------------------------------------------------
@@ -239,6 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", help="skip sniffing and use this format (e.g. measure.binary)")
     s.add_argument("--ddl", action="append", help="DDL file describing binary MEASURE records (repeatable)")
     s.set_defaults(func=cmd_ingest)
+
+    s = sub.add_parser("remove", help="un-ingest files: their rows, rejects and manifest rows")
+    s.add_argument("paths", nargs="*", help="files (matched by content while they exist, else by recorded path)")
+    s.add_argument("--file-id", type=int, action="append", help="raw.ingest_files.file_id (repeatable)")
+    s.set_defaults(func=cmd_remove)
 
     s = sub.add_parser("build", help="run dbt build on the warehouse")
     s.add_argument("--select", help="dbt selection (default: everything)")

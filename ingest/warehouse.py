@@ -1,4 +1,4 @@
-"""The DuckDB warehouse: home layout, raw schema, manifest, rejects, one transaction per file, publish.
+"""The DuckDB warehouse: home layout, raw schema, manifest, rejects, all-or-nothing files, publish.
 
 Two files, because DuckDB allows one read-write process or many read-only ones, never both:
 ``warehouse/perfdb.duckdb`` is written by ingest and dbt; ``warehouse/serving.duckdb`` is a copy that
@@ -14,6 +14,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 import duckdb
 import pyarrow as pa
@@ -175,20 +176,20 @@ def _duck_type(arrow_type: pa.DataType) -> str:
 
 
 class _StagedBatches:
-    """A file's batches, held until the file's transaction: in memory while they are small, as Parquet
-    parts beside the database once they pass ``SPILL_BYTES``.
+    """A file's batches, held until its transaction: in memory up to ``budget`` bytes, then as Parquet
+    parts in ``directory``.
 
     DuckDB holds every row inserted in an open transaction in memory until the commit, so inserting a
     large file batch by batch inside its one transaction would grow with the file. Spilled batches are
     inserted part by part with ``insert ... select from read_parquet``, which stays within DuckDB's
     buffer-pool limit; small files skip the Parquet round trip."""
 
-    SPILL_BYTES = 128 * 1024 * 1024
-
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, budget: int):
         self.directory = directory
+        self.budget = budget
         self.parts: list[tuple[str, pa.Table | Path, pa.Schema]] = []  # (raw table, batch or part file, schema)
-        self._held_bytes = 0
+        self.held_bytes = 0  # in memory
+        self.spilled_bytes = 0  # in Parquet parts
         self._writers: dict[str, tuple[pq.ParquetWriter, pa.Schema]] = {}
 
     def add(self, table: str, rows: pa.Table) -> None:
@@ -196,15 +197,16 @@ class _StagedBatches:
         for i, f in enumerate(rows.schema):
             if pa.types.is_null(f.type):
                 rows = rows.set_column(i, f.name, rows.column(i).cast(pa.string()))
-        if self._held_bytes is not None:
-            self.parts.append((table, rows, rows.schema))
-            self._held_bytes += rows.nbytes
-            if self._held_bytes > self.SPILL_BYTES:
-                held, self.parts, self._held_bytes = self.parts, [], None
-                for held_table, held_rows, _ in held:
-                    self._write(held_table, held_rows)
+        if self.spilled_bytes:
+            self._write(table, rows)
             return
-        self._write(table, rows)
+        self.parts.append((table, rows, rows.schema))
+        self.held_bytes += rows.nbytes
+        if self.held_bytes > self.budget:
+            held, self.parts, self.held_bytes = self.parts, [], 0
+            self.directory.mkdir(exist_ok=True)
+            for held_table, held_rows, _ in held:
+                self._write(held_table, held_rows)
 
     def _write(self, table: str, rows: pa.Table) -> None:
         open_writer = self._writers.get(table)
@@ -215,11 +217,17 @@ class _StagedBatches:
             open_writer = self._writers[table] = (pq.ParquetWriter(path, rows.schema, compression="none"), rows.schema)
             self.parts.append((table, path, rows.schema))
         open_writer[0].write_table(rows)
+        self.spilled_bytes += rows.nbytes
 
     def close(self) -> None:
         for writer, _ in self._writers.values():
             writer.close()
         self._writers = {}
+
+    def remove(self) -> None:
+        self.close()
+        self.parts = []
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 class _TableWriter:
@@ -228,31 +236,23 @@ class _TableWriter:
     def __init__(self, con: duckdb.DuckDBPyConnection):
         self.con = con
         self.columns: dict[str, set[str]] = {}
-
-    def _existing(self, table: str) -> set[str] | None:
-        if table not in self.columns:
-            rows = self.con.execute(
-                "select column_name from information_schema.columns where table_schema = 'raw' and table_name = ?",
-                [table],
-            ).fetchall()
-            if not rows:
-                return None
-            self.columns[table] = {r[0] for r in rows}
-        return self.columns[table]
+        for table, column in con.execute(
+            "select table_name, column_name from duckdb_columns() where schema_name = 'raw' and database_name = current_database()"
+        ).fetchall():
+            self.columns.setdefault(table, set()).add(column)
 
     def append(self, table: str, part: pa.Table | Path, schema: pa.Schema, file_id: int) -> None:
         if isinstance(part, Path):
             self._append(table, f"read_parquet('{_sql_string(part)}')", schema, file_id)
             return
+        # not unregistered on error: the transaction is aborted by then, and the next register replaces it
         self.con.register("_perfdb_batch", part)
-        try:
-            self._append(table, "_perfdb_batch", schema, file_id)
-        finally:
-            self.con.unregister("_perfdb_batch")
+        self._append(table, "_perfdb_batch", schema, file_id)
+        self.con.unregister("_perfdb_batch")
 
     def _append(self, table: str, relation: str, schema: pa.Schema, file_id: int) -> None:
         source = f"select *, {int(file_id)}::bigint as source_file_id from {relation}"
-        existing = self._existing(table)
+        existing = self.columns.get(table)
         if existing is None:
             self.con.execute(f'create table raw."{table}" as {source}')
             self.columns[table] = set(schema.names) | {"source_file_id"}
@@ -283,10 +283,8 @@ def _write_rejects(con: duckdb.DuckDBPyConnection, file_id: int, path: Path, ctx
         }
     )
     con.register("_perfdb_rejects", table)
-    try:
-        con.execute("insert into raw.rejects by name select * from _perfdb_rejects")
-    finally:
-        con.unregister("_perfdb_rejects")
+    con.execute("insert into raw.rejects by name select * from _perfdb_rejects")
+    con.unregister("_perfdb_rejects")
 
 
 def _manifest(con, file_id, sha, path, size, result: FileResult, parser: Parser | None) -> None:
@@ -308,6 +306,72 @@ def describe_reject(path: Path, r) -> str:
     return f"{path}: {where}: {r.reason}"
 
 
+# Batches a run holds in memory: those of a group's files together, the file being parsed included; the
+# rest is spilled to Parquet. The peak memory of an ingest depends on this, not on the size of the files.
+HELD_BYTES = 128 * 1024 * 1024
+
+
+@dataclass
+class _ParsedFile:
+    """A file parsed and accounted for, its batches staged, waiting for its group's transaction."""
+
+    path: Path
+    sha: str
+    size: int
+    parser: Parser
+    ctx: ParseContext
+    result: FileResult
+    staged: _StagedBatches
+    retry: bool  # a failed earlier attempt: its manifest row and rejects are replaced
+
+
+@dataclass
+class _Failure:
+    """A file that cannot load: recorded (manifest row, reject) once the files before it are committed."""
+
+    path: Path
+    sha: str
+    size: int
+    parser: Parser | None
+    status: str  # rejected | failed
+    message: str
+    offset: int | None = None
+    line: int | None = None
+    head: bytes = b""
+
+    def record(self, con) -> FileResult:
+        return _record_failure(con, self.sha, self.path, self.size, self.parser, self.status, self.message,
+                               self.offset, self.line, self.head)
+
+
+class _Group:
+    """Parsed files that commit together.
+
+    Each file is still all-or-nothing: it is parsed, checked and accounted for completely before any of it
+    is written, and its rows, rejects and manifest row are in one transaction. Committing many small files
+    in one transaction is for speed: DuckDB writes an append of a full row group (122,880 rows) or more
+    straight into the database file, compressed, while smaller appends go through the write-ahead log and
+    are compressed again at the next checkpoint. Per file, that commit cost more than the parse."""
+
+    COMMIT_BYTES = 512 * 1024 * 1024  # commit once the files hold this much, in memory and spilled
+
+    def __init__(self):
+        self.files: list[_ParsedFile] = []
+        self.shas: set[str] = set()
+
+    def add(self, parsed: _ParsedFile) -> None:
+        self.files.append(parsed)
+        self.shas.add(parsed.sha)
+
+    @property
+    def held_bytes(self) -> int:
+        return sum(f.staged.held_bytes for f in self.files)
+
+    @property
+    def full(self) -> bool:
+        return sum(f.staged.held_bytes + f.staged.spilled_bytes for f in self.files) >= self.COMMIT_BYTES
+
+
 def ingest_file(
     con: duckdb.DuckDBPyConnection,
     path: Path,
@@ -316,10 +380,42 @@ def ingest_file(
     options: dict | None = None,
 ) -> FileResult:
     """Load one file in one transaction. Never raises for bad input: the result says what happened."""
-    path = Path(path)
+    return next(ingest_files(con, [path], format_name=format_name, options=options))
+
+
+def ingest_files(
+    con: duckdb.DuckDBPyConnection,
+    paths: list[Path],
+    *,
+    format_name: str | None = None,
+    options: dict | None = None,
+) -> Iterator[FileResult]:
+    """Load files, each all-or-nothing, small ones several to a transaction (``_Group``). Yields each file's
+    result in the order given, once it is committed. Never raises for bad input."""
+    with tempfile.TemporaryDirectory(prefix="perfdb-ingest-", dir=_staging_dir(con)) as staging:
+        group = _Group()
+        for k, path in enumerate(paths):
+            staged = _StagedBatches(Path(staging) / f"{k:06d}", budget=max(0, HELD_BYTES - group.held_bytes))
+            outcome = _parse_file(con, Path(path), staged, format_name, options, group.shas)
+            if isinstance(outcome, _ParsedFile):
+                group.add(outcome)
+                if group.full:
+                    yield from _commit(con, group.files)
+                    group = _Group()
+                continue
+            # a duplicate or a file that cannot load: the files before it are committed first, so that
+            # results and file ids keep the order given
+            yield from _commit(con, group.files)
+            group = _Group()
+            yield outcome.record(con) if isinstance(outcome, _Failure) else outcome
+        yield from _commit(con, group.files)
+
+
+def _parse_file(con, path: Path, staged: _StagedBatches, format_name, options, pending: set[str]):
+    """The file parsed into ``staged``: a ``_ParsedFile``, a ``_Failure``, or a duplicate's ``FileResult``."""
     sha, size = sha256_of(path)
     previous = _one(con, "select status from raw.ingest_files where sha256 = ?", [sha])
-    if previous and previous[0] != "failed":
+    if sha in pending or (previous and previous[0] != "failed"):
         return FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
 
     with path.open("rb") as f:
@@ -327,64 +423,82 @@ def ingest_file(
     parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
     ctx = ParseContext(path=path, options=dict(options or {}))
     result = FileResult(path, "loaded", format=parser.format if parser else None)
-
-    in_transaction = False
-    with tempfile.TemporaryDirectory(prefix="perfdb-ingest-", dir=_staging_dir(con)) as staging:
+    try:
+        if size == 0:
+            raise FormatError("empty file: expected at least one record")
+        if parser is None:
+            known = ", ".join(p.format for p in registry.all_parsers())
+            raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
         try:
-            if size == 0:
-                raise FormatError("empty file: expected at least one record")
-            if parser is None:
-                known = ", ".join(p.format for p in registry.all_parsers())
-                raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
-            staged = _StagedBatches(Path(staging))
-            try:
-                for batch in parser.parse(path, ctx):
-                    n = batch.rows.num_rows
-                    if n == 0:
-                        continue
-                    if n > BATCH_ROWS * 4:
-                        raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
-                    staged.add(batch.table, batch.rows)
-                    if batch.skipped:
-                        result.rows_skipped += n
-                    else:
-                        result.rows_loaded += n
-                        result.records_loaded += n if batch.records is None else batch.records
-            finally:
-                staged.close()
-            result.records_read = ctx.records_read
-            result.rows_rejected = len(ctx.rejects)
-            accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
-            if accounted != result.records_read:
-                raise RuntimeError(
-                    f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
-                    f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
-                )
-            if result.rows_rejected:
-                result.status = "loaded_with_rejects"
-                result.messages = [describe_reject(path, r) for r in ctx.rejects]
+            for batch in parser.parse(path, ctx):
+                n = batch.rows.num_rows
+                if n == 0:
+                    continue
+                if n > BATCH_ROWS * 4:
+                    raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
+                staged.add(batch.table, batch.rows)
+                if batch.skipped:
+                    result.rows_skipped += n
+                else:
+                    result.rows_loaded += n
+                    result.records_loaded += n if batch.records is None else batch.records
+        finally:
+            staged.close()
+        result.records_read = ctx.records_read
+        result.rows_rejected = len(ctx.rejects)
+        accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
+        if accounted != result.records_read:
+            raise RuntimeError(
+                f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
+                f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
+            )
+    except FormatError as e:
+        staged.remove()
+        return _Failure(path, sha, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
+    except Exception as e:  # a parser bug must not take the batch down: keep the file's story, go on
+        staged.remove()
+        return _Failure(path, sha, size, parser, "failed", f"{type(e).__name__}: {e}")
+    if result.rows_rejected:
+        result.status = "loaded_with_rejects"
+        result.messages = [describe_reject(path, r) for r in ctx.rejects]
+    return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
 
-            con.begin()
-            in_transaction = True
-            if previous:  # a failed earlier attempt is retried; its manifest row is replaced
-                con.execute("delete from raw.rejects where file_id in (select file_id from raw.ingest_files where sha256 = ?)", [sha])
-                con.execute("delete from raw.ingest_files where sha256 = ?", [sha])
-            file_id = _one(con, "select nextval('raw.ingest_file_id_seq')")[0]
-            writer = _TableWriter(con)
-            for table, part, schema in staged.parts:
-                writer.append(table, part, schema, file_id)
-            _write_rejects(con, file_id, path, ctx)
-            _manifest(con, file_id, sha, path, size, result, parser)
-            con.commit()
-            return result
-        except FormatError as e:
-            if in_transaction:
-                con.rollback()
-            return _record_failure(con, sha, path, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
-        except Exception as e:  # a parser bug must not take the batch down: keep the file's story, go on
-            if in_transaction:
-                con.rollback()
-            return _record_failure(con, sha, path, size, parser, "failed", f"{type(e).__name__}: {e}", None, None, b"")
+
+def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
+    """One transaction for ``files``. If it fails (a disc error, a column type a file contradicts), each
+    file is tried again on its own, so that only the file at fault fails."""
+    if not files:
+        return
+    try:
+        con.begin()
+        writer = _TableWriter(con)
+        for parsed in files:
+            _write(con, writer, parsed)
+        con.commit()
+    except Exception as e:
+        con.rollback()
+        if len(files) > 1:
+            for parsed in files:
+                yield from _commit(con, [parsed])
+            return
+        parsed = files[0]
+        parsed.staged.remove()
+        yield _Failure(parsed.path, parsed.sha, parsed.size, parsed.parser, "failed", f"{type(e).__name__}: {e}").record(con)
+        return
+    for parsed in files:
+        parsed.staged.remove()
+        yield parsed.result
+
+
+def _write(con, writer: _TableWriter, parsed: _ParsedFile) -> None:
+    if parsed.retry:  # a failed earlier attempt is retried; its manifest row is replaced
+        con.execute("delete from raw.rejects where file_id in (select file_id from raw.ingest_files where sha256 = ?)", [parsed.sha])
+        con.execute("delete from raw.ingest_files where sha256 = ?", [parsed.sha])
+    file_id = _one(con, "select nextval('raw.ingest_file_id_seq')")[0]
+    for table, part, schema in parsed.staged.parts:
+        writer.append(table, part, schema, file_id)
+    _write_rejects(con, file_id, parsed.path, parsed.ctx)
+    _manifest(con, file_id, parsed.sha, parsed.path, parsed.size, parsed.result, parsed.parser)
 
 
 def _staging_dir(con: duckdb.DuckDBPyConnection) -> str | None:
@@ -409,6 +523,48 @@ def _record_failure(con, sha, path, size, parser, status, message, offset, line,
     _manifest(con, file_id, sha, path, size, result, parser)
     con.commit()
     return result
+
+
+def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> list[dict]:
+    """Un-ingest files: every raw row they loaded, their rejects and their manifest rows, in one
+    transaction. A path names a file by its content (sha256) while it exists, else by the path the
+    manifest recorded. Returns one dict per file removed (file_id, path, rows); run ``perfdb build``
+    afterwards so that the models forget it too."""
+    wanted = set(int(i) for i in file_ids)
+    for path in map(Path, paths):
+        if path.is_file():
+            rows = con.execute("select file_id from raw.ingest_files where sha256 = ?", [sha256_of(path)[0]]).fetchall()
+        else:
+            rows = con.execute(
+                "select file_id from raw.ingest_files where path in (?, ?)", [str(path), str(path.resolve())]
+            ).fetchall()
+        wanted.update(r[0] for r in rows)
+    if not wanted:
+        return []
+    ids = sorted(wanted)
+    tables = [r[0] for r in con.execute(
+        "select table_name from duckdb_columns() where schema_name = 'raw' and column_name = 'source_file_id' "
+        "and database_name = current_database() order by 1"
+    ).fetchall()]
+    removed = {i: 0 for i in ids}
+    con.begin()
+    try:
+        for table in tables:
+            for file_id, n in con.execute(
+                f'select source_file_id, count(*) from raw."{table}" where source_file_id in (select unnest(?)) group by 1',
+                [ids],
+            ).fetchall():
+                removed[file_id] += n
+            con.execute(f'delete from raw."{table}" where source_file_id in (select unnest(?))', [ids])
+        con.execute("delete from raw.rejects where file_id in (select unnest(?))", [ids])
+        manifest = con.execute(
+            "delete from raw.ingest_files where file_id in (select unnest(?)) returning file_id, path", [ids]
+        ).fetchall()
+        con.commit()
+    except Exception:
+        con.rollback()
+        raise
+    return [{"file_id": i, "path": path, "rows": removed[i]} for i, path in sorted(manifest)]
 
 
 def iter_input_files(paths: list[Path]) -> list[Path]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -154,11 +155,11 @@ def test_serving_readable_while_build_runs(copy_of_demo_home):
 
 
 def test_large_files_are_staged_as_parquet_with_the_same_result(tmp_path, monkeypatch):
-    """Past SPILL_BYTES a file's batches go through Parquet parts (bounded memory); the rows are the same."""
+    """Past HELD_BYTES a file's batches go through Parquet parts (bounded memory); the rows are the same."""
     rows = CSV_HEADER + "".join(_csv_row(cpu, 1_000 * cpu) for cpu in range(16))
     loaded = {}
-    for spill in (warehouse._StagedBatches.SPILL_BYTES, 0):
-        monkeypatch.setattr(warehouse._StagedBatches, "SPILL_BYTES", spill)
+    for spill in (warehouse.HELD_BYTES, 0):
+        monkeypatch.setattr(warehouse, "HELD_BYTES", spill)
         home = Home(tmp_path / f"home_{spill}").create()
         f = home.landing / "cpu.csv"
         f.write_text(rows)
@@ -171,3 +172,75 @@ def test_large_files_are_staged_as_parquet_with_the_same_result(tmp_path, monkey
     in_memory, via_parquet = loaded.values()
     assert via_parquet == in_memory
     assert [r[1] for r in via_parquet] == [1_000 * cpu for cpu in range(16)]
+
+
+def _extra_column_csv(path, cpu: int, site_rack: str) -> None:
+    path.write_text(CSV_HEADER.replace("\n", ",site-rack\n") + _csv_row(cpu, 1_000 * (cpu + 1)).replace("\n", f",{site_rack}\n"))
+
+
+def test_small_files_commit_together_each_with_its_own_manifest_row(tmp_path):
+    """Several small files share a transaction (DuckDB then writes compressed row groups directly); each
+    still gets its own file id, in the order given, and the same file twice in one run loads once."""
+    home = Home(tmp_path / "home").create()
+    files = []
+    for cpu in range(3):
+        f = home.landing / f"cpu{cpu}.csv"
+        f.write_text(CSV_HEADER + _csv_row(cpu, 1_000 * (cpu + 1)))
+        files.append(f)
+    twin = home.landing / "cpu0-again.csv"
+    twin.write_bytes(files[0].read_bytes())
+    results = _ingest(home, *files, twin)
+    assert [(r.path.name, r.status, r.rows_loaded) for r in results] == [
+        ("cpu0.csv", "loaded", 1), ("cpu1.csv", "loaded", 1), ("cpu2.csv", "loaded", 1), ("cpu0-again.csv", "duplicate", 0),
+    ]
+    with duckdb.connect(str(home.db_path), read_only=True) as con:
+        manifest = con.execute("select file_id, file_name from raw.ingest_files order by file_id").fetchall()
+        rows = con.execute("select source_file_id, cpu_num, cpu_busy_time from raw.measure_cpu order by cpu_num").fetchall()
+    assert [name for _id, name in manifest] == ["cpu0.csv", "cpu1.csv", "cpu2.csv"]
+    ids = [file_id for file_id, _name in manifest]
+    assert rows == [(ids[0], 0, 1_000), (ids[1], 1, 2_000), (ids[2], 2, 3_000)]
+
+
+def test_a_file_the_database_refuses_fails_alone_in_its_group(tmp_path):
+    """The first file makes the unknown column ``site-rack`` BIGINT; the second has text in it, which
+    DuckDB cannot store there. The shared transaction fails, each file is retried on its own, and only
+    the second file fails, with DuckDB's reason; the others load."""
+    home = Home(tmp_path / "home").create()
+    files = [home.landing / f"cpu{cpu}.csv" for cpu in range(3)]
+    for cpu, (f, rack) in enumerate(zip(files, ["12", "R12", "14"])):
+        _extra_column_csv(f, cpu, rack)
+    results = _ingest(home, *files)
+    assert [r.status for r in results] == ["loaded", "failed", "loaded"]
+    assert "Conversion Error" in results[1].error and "R12" in results[1].error
+    with duckdb.connect(str(home.db_path), read_only=True) as con:
+        assert con.execute("select cpu_num, site_rack from raw.measure_cpu order by 1").fetchall() == [(0, 12), (2, 14)]
+        assert con.execute("select file_name, status from raw.ingest_files order by file_id").fetchall() == [
+            ("cpu0.csv", "loaded"), ("cpu1.csv", "failed"), ("cpu2.csv", "loaded"),
+        ]
+
+
+def test_remove_un_ingests_a_file_so_a_corrected_one_can_load(tmp_path, capsys):
+    """``perfdb remove`` takes a file's rows, rejects and manifest row out in one transaction; the same
+    bytes then load again, and a file already deleted from disc is found by its recorded path."""
+    home = Home(tmp_path / "home").create()
+    good, bad = home.landing / "good.csv", home.landing / "bad.csv"
+    good.write_text(CSV_HEADER + _csv_row(0, 1_000) + _csv_row(1, 2_000))
+    bad.write_text(CSV_HEADER + _csv_row(2, 3_000) + _csv_row(3, 4_000).replace("4000", "4x00"))
+    assert [r.status for r in _ingest(home, good, bad)] == ["loaded", "loaded_with_rejects"]
+    bad_id = duckdb.connect(str(home.db_path), read_only=True).execute(
+        "select file_id from raw.ingest_files where file_name = 'bad.csv'").fetchall()[0][0]
+
+    assert cli.main(["--home", str(home.root), "remove", str(bad)]) == 0
+    assert f"removed file {bad_id} {bad}: 1 rows" in capsys.readouterr().out
+    assert (_count(home, "raw.measure_cpu"), _count(home, "raw.rejects"), _count(home, "raw.ingest_files")) == (2, 0, 1)
+
+    assert [r.status for r in _ingest(home, bad)] == ["loaded_with_rejects"]  # not a duplicate any more
+    bad.unlink()
+    assert cli.main(["--home", str(home.root), "--json", "remove", str(bad), "--file-id", "999"]) == 0
+    removed = json.loads(capsys.readouterr().out)["removed"]
+    assert [(r["path"], r["rows"]) for r in removed] == [(str(bad), 1)]
+    with duckdb.connect(str(home.db_path), read_only=True) as con:
+        assert con.execute("select cpu_num from raw.measure_cpu order by 1").fetchall() == [(0,), (1,)]
+        assert con.execute("select file_name from raw.ingest_files").fetchall() == [("good.csv",)]
+    assert cli.main(["--home", str(home.root), "remove", "--file-id", "999"]) == 1
+    assert "nothing removed" in capsys.readouterr().out

@@ -56,11 +56,19 @@ Bad input: a counter line that does not read as ``Label [number [unit]]`` groups
 number, a unit unknown for that counter, a stray token) rejects its whole block with ``line N: expected
 <label> <number> [unit], found '...'``; the parser resumes at the next identification line or command
 echo, so the other entities of the file still load. A bad USERDEF counter line rejects that line only.
+
+Reading: ``parse`` takes the file in chunks of a few MB, each cut just before a command echo or a block
+start, and gives each to ``meascom_columnar``, which reads well-formed report text with Arrow and NumPy
+instead of line by line. A chunk it declines (anything the columnar reader does not reproduce exactly,
+which includes every bad input above) goes through the line-by-line state machine (``_Reader``), which
+keeps its state from chunk to chunk; rejects, messages and line numbers all come from there. The state
+machine alone, the reference the columnar reader is tested against, is ``parse_line_by_line``.
 """
 
 from __future__ import annotations
 
 import gc
+import io
 import re
 from contextlib import contextmanager
 from datetime import datetime
@@ -216,6 +224,8 @@ class _Reader:
         self.orphan: list[str] = []
         self.orphan_start = 0
         self.seen_report = False
+        self.blk: _Block | None = None  # the block being read when a chunk of lines ends
+        self.lineno = 0  # last line read
         self.full = False  # a table holds BATCH_ROWS rows: yield before reading on
         # The same identification and Local System lines come back every interval (and all entities of
         # a listing share one Local System line): each distinct line is read once per file.
@@ -244,6 +254,17 @@ class _Reader:
         table.rows.append(row)
         if len(table.rows) >= BATCH_ROWS:
             self.full = True
+
+    def columnar_batches(self, done) -> Iterator[Batch]:
+        """The tables the columnar reader made of a chunk (a ``meascom_columnar.ChunkRead``), as batches;
+        its records and session carry on here."""
+        self.ordinal += done.records
+        self.rate_on, self.section, self.foreign = done.session
+        self.seen_report = True
+        self._sync_reads()
+        for name, table in done.tables.items():
+            for start in range(0, table.num_rows, BATCH_ROWS):
+                yield Batch(name, table.slice(start, BATCH_ROWS))
 
     def _batches(self, at_least: int) -> Iterator[Batch]:
         self._sync_reads()
@@ -346,25 +367,23 @@ class _Reader:
         )
 
     def _command(self, toks: list[str]) -> None:
-        words = [t.upper() for t in toks]
-        if "RATE" in words[:-1]:
-            self.rate_on = words[words.index("RATE") + 1] != "OFF"
-        if len(words) > 1 and words[0] in ("LIST", "LISTALL"):
-            self.section = words[1]
-            self.foreign = words[1] not in _PARSED_ENTITIES
+        self.rate_on, self.section, self.foreign = after_command(toks, self.rate_on, self.section, self.foreign)
 
     # -- the loop ------------------------------------------------------------------------------------
 
     def run(self, fh) -> Iterator[Batch]:
-        """Reads the lines; the two fast paths (counter lines, identification lines) are inline and on
-        local names because they are where the time goes (the 20 MB/s budget); everything else, once or
-        twice per block, takes the slow path below them."""
-        blk: _Block | None = None
-        counting = identifying = False  # blk is reading counter / identification lines, no error yet
-        row: list = []
-        delta_s = 0.0
-        labels = table = None
-        zero_lines: dict = {}
+        """The whole file, line by line."""
+        yield from self.feed(fh, 1)
+        yield from self.close(self.lineno)
+
+    def feed(self, lines, first_lineno: int) -> Iterator[Batch]:
+        """Reads lines numbered from ``first_lineno`` on; a block or text still open after the last one stays
+        open for the next call. The two fast paths (counter lines, identification lines) are inline and on
+        local names because they are where the time goes; everything else, once or twice per block, takes
+        the slow path below them."""
+        blk = self.blk
+        # blk is reading counter / identification lines, no error yet; its row, duration, table, caches
+        counting, identifying, row, delta_s, table, labels, zero_lines = _fast_path_state(blk)
         starters = _STARTERS
         number_start = _NUMBER_START
         units = UNITS
@@ -372,8 +391,8 @@ class _Reader:
         local_lines = self.local_lines
         well_formed = _NUMBER.fullmatch
         max64 = float(_MAX_INT64)
-        lineno = 0
-        for lineno, line in enumerate(fh, 1):
+        lineno = first_lineno - 1
+        for lineno, line in enumerate(lines, first_lineno):
             if counting:
                 zeros = zero_lines.get(line)
                 if zeros is not None:
@@ -494,23 +513,28 @@ class _Reader:
                 blk.error = f"line {lineno}: expected <label> <number> [unit], found '{' '.join(toks)}'"
             if self.full:
                 yield from self._batches(BATCH_ROWS)
-            counting = identifying = False
-            if blk is not None and blk.error is None and blk.table is not None:
-                counting = blk.phase == _COUNTERS and blk.entity in _GENERIC
-                identifying = blk.phase == _ID
-                row, delta_s = blk.row, blk.delta_s
-                table = blk.table
-                labels, zero_lines = table.labels, table.zero_lines
-        if blk is not None:
-            self._finish(blk, lineno)
+            counting, identifying, row, delta_s, table, labels, zero_lines = _fast_path_state(blk)
+        self.blk = blk
+        self.lineno = lineno
+
+    def settle(self, last_line: int) -> None:
+        """Ends the open block and text at ``last_line``, as the next line does when it is a command echo or
+        a block start outside a foreign listing: the reader is then where the columnar reader can take over."""
+        if self.blk is not None:
+            self._finish(self.blk, last_line)
+            self.blk = None
+        if self.orphan:
+            self._flush_orphan()
+
+    def close(self, last_line: int) -> Iterator[Batch]:
+        """The end of the file, after line ``last_line``."""
+        self.settle(last_line)
         if not self.seen_report:
             raise FormatError(
                 "no MEASCOM report found: expected a command echo ('13+ LIST CPU *') or an entity block "
                 "('Cpu 2 ...' followed by 'Local System \\NAME From ... For ...')",
                 line=1,
             )
-        if self.orphan:
-            self._flush_orphan()
         if self.bad_blocks:
             self._reject_bad_blocks()
         yield from self._batches(1)
@@ -612,6 +636,29 @@ def _read_local_line(text: str) -> tuple[str, int, int] | None:
     return m["system"], (when - _EPOCH) // _ONE_US, delta
 
 
+def _fast_path_state(blk: _Block | None) -> tuple:
+    """(counting, identifying, row, delta_s, table, labels, zero_lines): what the fast paths of
+    ``_Reader.feed`` keep on local names for ``blk``."""
+    if blk is None or blk.error is not None or blk.table is None:
+        return False, False, [], 0.0, None, None, {}
+    table = blk.table
+    counting = blk.phase == _COUNTERS and blk.entity in _GENERIC
+    return counting, blk.phase == _ID, blk.row, blk.delta_s, table, table.labels, table.zero_lines
+
+
+def after_command(
+    toks: list[str], rate_on: bool, section: str | None, foreign: bool
+) -> tuple[bool, str | None, bool]:
+    """The session's (RATE ON, entity of the last LIST, that entity is not parsed here) after a command."""
+    words = [t.upper() for t in toks]
+    if "RATE" in words[:-1]:
+        rate_on = words[words.index("RATE") + 1] != "OFF"
+    if len(words) > 1 and words[0] in ("LIST", "LISTALL"):
+        section = words[1]
+        foreign = words[1] not in _PARSED_ENTITIES
+    return rate_on, section, foreign
+
+
 def _echo(toks: list[str]) -> list[str] | None:
     """The command of a MEASCOM prompt echo line (``13+ LIST CPU *``), else None."""
     t0 = toks[0]
@@ -660,8 +707,81 @@ class MeascomReportParser:
         return b"\x00" not in head and _LOCAL_HEAD.search(head.decode("latin-1")) is not None
 
     def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]:
+        """Chunk by chunk: the columnar reader where it reproduces the state machine exactly, the state
+        machine (which keeps its state from chunk to chunk) for the chunks it declines."""
+        from ingest.formats.measure.meascom_columnar import read_chunk  # it builds on this module
+
         with open(path, encoding="utf-8", errors="replace") as fh, _cyclic_gc_paused():
-            yield from _Reader(ctx).run(fh)
+            reader = _Reader(ctx)
+            lineno = 1  # of the chunk's first line
+            clean = True  # the chunk starts where the reader's state is simple: no block or text open
+            for text, follows in _chunks(fh):
+                done = None
+                # the columnar reader needs whole blocks: a clean start, and an end before an echo, a
+                # block start or the end of the file (not a plain line end in the middle of a listing)
+                if clean and follows is not None:
+                    reader.settle(lineno - 1)
+                    done = read_chunk(text, reader.ordinal, reader.rate_on, reader.section, reader.foreign)
+                if done is None:
+                    yield from reader.feed(io.StringIO(text, newline="\n"), lineno)
+                else:
+                    yield from reader.columnar_batches(done)
+                lineno += text.count("\n") + (not text.endswith("\n"))
+                clean = follows == "echo" or (follows == "start" and not reader.foreign)
+            yield from reader.close(lineno - 1)
+
+
+def parse_line_by_line(path: Path, ctx: ParseContext) -> Iterator[Batch]:
+    """The reference: the whole file through the state machine (what the columnar reader must match)."""
+    with open(path, encoding="utf-8", errors="replace") as fh, _cyclic_gc_paused():
+        yield from _Reader(ctx).run(fh)
+
+
+# Text per chunk. The columnar reader's arrays take about ten times the chunk's size; a chunk is cut
+# short of this where the next block or command begins, or, with no such line in 4 x CHUNK_CHARS, at a
+# line end (the state machine then reads on across the cut).
+CHUNK_CHARS = 4 * 2**20
+# A newline before a line where the state machine's state is simple: a command echo (it ends the block
+# and the text before it) or a block start (the same, unless a foreign listing makes it verbatim text).
+# Stricter than the reader (no leading blanks, single spaces): a line it misses only makes a longer chunk.
+_CUT = re.compile(r"\n(?=[0-9]+\+|(?:Cpu|Process|Disc|Discopen|File) [!-~]|Comm Line[ \n])")
+
+
+def _chunks(fh) -> Iterator[tuple[str, str | None]]:
+    """(text, what follows it): "echo" or "start" (the line after the cut), "eof", or None for a cut at
+    a plain line end."""
+    rest = ""
+    data = fh.read(CHUNK_CHARS)
+    while data:
+        text = rest + data
+        data = fh.read(CHUNK_CHARS)  # read ahead: the last chunk runs to the end of the file, uncut
+        if not data:
+            yield text, "eof"
+            return
+        cut = _last_cut(text)
+        follows = None
+        if cut is not None:
+            follows = "echo" if text[cut].isdigit() else "start"
+        elif len(text) < 4 * CHUNK_CHARS or (cut := text.rfind("\n") + 1) == 0:
+            rest = text
+            continue
+        yield text[:cut], follows
+        rest = text[cut:]
+
+
+def _last_cut(text: str) -> int | None:
+    """Position just after the last newline ``_CUT`` finds in ``text`` (searched from the end), or None."""
+    window = 4096
+    while True:
+        start = max(0, len(text) - window)
+        last = None
+        for last in _CUT.finditer(text, start):
+            pass
+        if last is not None:
+            return last.start() + 1
+        if start == 0:
+            return None
+        window *= 16
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 
 import duckdb
 import pyarrow as pa
@@ -21,6 +22,14 @@ from ingest.warehouse import Home
 
 # the MEASURE lineage (sources, seeds, all my models) and the unified threshold mart the report reads
 MY_MODELS = "+path:models/marts/capacity_measure +rpt_threshold_exceptions"
+MEASCOM_FIXTURES = Path(__file__).parent / "fixtures" / "measure" / "meascom"
+UNPARSED_TERMINAL = (
+    "16+ LIST TERMINAL *\n"
+    "Terminal $X25TAH.#T1 Logical Device 171\n"
+    "Local System \\COWBOY From 7 Feb 1997, 10:23:51 For 44.3 Seconds\n"
+    "Requests 6.03 Reads 2.00\n"
+    "17+ LIST SYSTEM *\n"
+)
 HOUR_US = 3_600_000_000
 SYSTEM = "\\TEST"
 D1, D2, D3 = dt.date(1986, 5, 8), dt.date(1986, 5, 9), dt.date(1986, 6, 2)
@@ -250,6 +259,9 @@ def home(tmp_path_factory) -> Home:
         "measure_line": line_rows(), "measure_userdef": userdef_rows(), "measure_file": file_rows(),
         "measure_discopen": discopen_rows(),
     })
+    unparsed = home.landing / "meascom-unparsed.txt"  # MEASCOM text perfdb keeps verbatim, through the real ingest
+    unparsed.write_text(UNPARSED_TERMINAL + (MEASCOM_FIXTURES / "system_rate_on.txt").read_text())
+    assert [r.status for r in cli.ingest_paths(home, [unparsed], quiet=True)] == ["loaded"]
     assert dbt_runner.build(home, select=MY_MODELS, quiet=True) == 0, "dbt build failed (see stderr)"
     warehouse.publish(home)
     return home
@@ -581,3 +593,14 @@ def test_staging_works_before_any_measure_file_was_ingested(home, tmp_path):
             assert con.execute(f"select count(*) from (\n{view.read_text()}\n)").fetchone()[0] == 0
     finally:
         con.close()
+
+
+def test_meascom_text_kept_verbatim_is_reported_per_entity(db):
+    """The TERMINAL listing (3 lines after its echo) and the SYSTEM block (8 lines) of one report."""
+    assert rows(db, "select * from marts.rpt_measure_unparsed order by entity") == [
+        {"entity": "SYSTEM", "file_count": 1, "block_count": 1, "line_count": 8,
+         "example_first_line": "Remote System \\SSG System Number 73"},
+        {"entity": "TERMINAL", "file_count": 1, "block_count": 1, "line_count": 3,
+         "example_first_line": "Terminal $X25TAH.#T1 Logical Device 171"},
+    ]
+    assert one(db, "select line_number from staging.stg_measure__unparsed where entity = 'SYSTEM'")["line_number"] == 6

@@ -76,5 +76,10 @@
     {%- for table, entity_columns in raw_measure_entity_columns().items() -%}
         {%- do tables.update({table: raw_measure_header_columns() + entity_columns}) -%}
     {%- endfor -%}
+    {#- MEASCOM text perfdb keeps verbatim (SYSTEM blocks, listings of other entities) -#}
+    {%- do tables.update({'measure_unparsed': [
+        ('source_file_id', 'bigint'), ('record_ordinal', 'bigint'), ('source_form', 'varchar'),
+        ('entity', 'varchar'), ('line_number', 'bigint'), ('raw_text', 'varchar'),
+    ]}) -%}
     {{ return(create_raw_tables(tables)) }}
 {% endmacro %}

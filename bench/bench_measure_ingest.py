@@ -137,6 +137,10 @@ def _line(name: str, r: dict, base: dict | None) -> str:
             f"{r['peak_rss'] / MIB:>9.0f} {ratio}")
 
 
+_HEADER = (f"{'form':<16} {'files':>6} {'MB':>9} {'rows':>11} {'wall s':>8} {'cpu s':>8} {'rows/s':>11} "
+           f"{'MB/s':>8} {'MB/cpu-s':>8} {'peak MiB':>9} {'x duckdb':>7} {'(cpu)':>7}")
+
+
 def bench_forms(work: Path, size_mb: float) -> bool:
     days = _days_for(int(size_mb * 1e6), work)
     spec = _spec(days)
@@ -151,8 +155,7 @@ def bench_forms(work: Path, size_mb: float) -> bool:
     duck = _run_child("duckdb-csv", str(data / "csv"), str(work / "duckdb_csv.duckdb"))
 
     print()
-    print(f"{'form':<16} {'files':>6} {'MB':>9} {'rows':>11} {'wall s':>8} {'cpu s':>8} {'rows/s':>11} "
-          f"{'MB/s':>8} {'MB/cpu-s':>8} {'peak MiB':>9} {'x duckdb':>7} {'(cpu)':>7}")
+    print(_HEADER)
     for form in FORMS:
         print(_line(f"perfdb {form}", results[form], duck))
     print(_line("duckdb read_csv", duck, None))
@@ -168,6 +171,52 @@ def bench_forms(work: Path, size_mb: float) -> bool:
         *((f"{form} peak RSS < 1 GiB", results[form]["peak_rss"] < 1024 * MIB) for form in FORMS),
         ("same rows in every form", len({r["rows"] for r in results.values()}) == 1),
     ]
+    print()
+    for name, ok in checks:
+        print(f"  {'PASS' if ok else 'FAIL'}  {name}")
+    return all(ok for _, ok in checks)
+
+
+def _repeat_into(target: Path, sources: list[Path], size_bytes: int, *, skip_header: bool) -> Path:
+    """One file of at least ``size_bytes``: ``sources`` one after the other, again and again (a CSV's
+    header only once). Repeated records are still records to parse and load; staging de-duplicates them."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("wb") as out:
+        written, first = 0, True
+        while written < size_bytes:
+            for src in sources:
+                with src.open("rb") as f:
+                    if skip_header and not first:
+                        f.readline()
+                    first = False
+                    while chunk := f.read(1 << 24):
+                        out.write(chunk)
+                        written += len(chunk)
+    return target
+
+
+def bench_large_files(work: Path, size_mib: float) -> bool:
+    """The peak-memory target on single large files: one file per form of ``size_mib`` (a generated week of
+    the bench system's process records, or for MEASCOM its daily reports, repeated), each ingested alone."""
+    week = work / "week"
+    print(f"\ngenerating one week of {BENCH_SYSTEM['name']} in {', '.join(FORMS)}, repeated into one "
+          f"{size_mib:,.0f} MiB file per form ...", flush=True)
+    generate(_spec(7), week, FORMS, period="week")
+    size = int(size_mib * MIB)
+    large = work / "large"
+    inputs = {
+        "csv": _repeat_into(large / "csv" / "process.csv", sorted(week.rglob("process.csv")), size, skip_header=True),
+        "binary": _repeat_into(large / "binary" / "zmsproc", sorted(week.rglob("zmsproc")), size, skip_header=False),
+        "meascom": _repeat_into(large / "meascom" / "meascom-week.txt", sorted(week.rglob("meascom-*.txt")), size,
+                                skip_header=False),
+    }
+    results = {form: _run_child("ingest", str(path.parent), str(work / f"large_home_{form}")) for form, path in inputs.items()}
+    print()
+    print(_HEADER.replace("form            ", "one large file  ", 1))
+    for form, r in results.items():
+        print(_line(f"perfdb {form}", r, None))
+    checks = [(f"{form} peak RSS < 1 GiB on {r['bytes'] / MIB:,.0f} MiB", r["peak_rss"] < 1024 * MIB) for form, r in results.items()]
+    checks += [(f"{form} loaded every record", r["rows"] > 0 and not r["problems"]) for form, r in results.items()]
     print()
     for name, ok in checks:
         print(f"  {'PASS' if ok else 'FAIL'}  {name}")
@@ -202,8 +251,9 @@ def main(argv=None) -> int:
     p.add_argument("--size-mb", type=float, default=300, help="CSV input size to generate (default %(default)s)")
     p.add_argument("--workdir", help="where inputs and warehouses go (default: a new temporary directory)")
     p.add_argument("--keep", action="store_true", help="keep the generated inputs and warehouses")
+    p.add_argument("--large-file-mib", type=float, help="also ingest one file of this many MiB per form (peak memory)")
     p.add_argument("--build-year", action="store_true", help="also time perfdb build on one generated year")
-    p.add_argument("--skip-forms", action="store_true", help="only the --build-year part")
+    p.add_argument("--skip-forms", action="store_true", help="only the --large-file-mib and --build-year parts")
     p.add_argument("--child", nargs=3, metavar=("KIND", "INPUT", "TARGET"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
 
@@ -221,6 +271,8 @@ def main(argv=None) -> int:
         ok = True
         if not args.skip_forms:
             ok &= bench_forms(work, args.size_mb)
+        if args.large_file_mib:
+            ok &= bench_large_files(work, args.large_file_mib)
         if args.build_year:
             ok &= bench_build_year(work)
     finally:

@@ -340,8 +340,22 @@ class _Failure:
     head: bytes = b""
 
     def record(self, con) -> FileResult:
-        return _record_failure(con, self.sha, self.path, self.size, self.parser, self.status, self.message,
-                               self.offset, self.line, self.head)
+        """The manifest row (replacing a failed earlier attempt's) and, for a rejected file, its reject."""
+        result = FileResult(self.path, self.status, format=self.parser.format if self.parser else None, error=self.message)
+        result.rows_rejected = 1 if self.status == "rejected" else 0
+        result.records_read = result.rows_rejected
+        result.messages = [f"{self.path}: {self.message}"]
+        con.begin()
+        con.execute("delete from raw.ingest_files where sha256 = ?", [self.sha])
+        file_id = _one(con, "select nextval('raw.ingest_file_id_seq')")[0]
+        if self.status == "rejected":
+            ctx = ParseContext(path=self.path)
+            # the whole file is the rejected record; keep its first bytes for diagnosis
+            ctx.reject(self.message, self.head[:4096], offset=self.offset, line=self.line)
+            _write_rejects(con, file_id, self.path, ctx)
+        _manifest(con, file_id, self.sha, self.path, self.size, result, self.parser)
+        con.commit()
+        return result
 
 
 class _Group:
@@ -505,24 +519,6 @@ def _staging_dir(con: duckdb.DuckDBPyConnection) -> str | None:
     """Beside the database file (same disc as the data it will hold); the system's temp dir for :memory:."""
     row = _one(con, "select path from duckdb_databases() where database_name = current_database()")
     return str(Path(row[0]).parent) if row and row[0] else None
-
-
-def _record_failure(con, sha, path, size, parser, status, message, offset, line, head) -> FileResult:
-    result = FileResult(path, status, format=parser.format if parser else None, error=message)
-    result.rows_rejected = 1 if status == "rejected" else 0
-    result.records_read = result.rows_rejected
-    result.messages = [f"{path}: {message}"]
-    con.begin()
-    con.execute("delete from raw.ingest_files where sha256 = ?", [sha])
-    file_id = _one(con, "select nextval('raw.ingest_file_id_seq')")[0]
-    if status == "rejected":
-        ctx = ParseContext(path=path)
-        # the whole file is the rejected record; keep its first bytes for diagnosis
-        ctx.reject(message, head[:4096], offset=offset, line=line)
-        _write_rejects(con, file_id, path, ctx)
-    _manifest(con, file_id, sha, path, size, result, parser)
-    con.commit()
-    return result
 
 
 def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> list[dict]:

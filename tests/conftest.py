@@ -20,18 +20,6 @@ REPO = Path(__file__).resolve().parents[1]
 DEMO_SEED = 1986
 
 
-def _shared_dir() -> Path:
-    for candidate in (REPO.parent / "shared", REPO.parent.parent / "shared"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("the shared/ folder (seeds, notes, formats, oracles) is not beside the repository")
-
-
-@pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    return _shared_dir()
-
-
 _demo_failure: list[str] = []
 
 

@@ -6,7 +6,7 @@ first section begins): 24 subsystem, 32 identification, 40 I/O activity, 48 comp
 56 processor accounting, 64 accounting, 72 storage, 80 performance, 88 operator, 96 EXCP.
 Subtype 2 = activity since the previous SMF interval, 3 = last interval of a step, 4 = step total,
 5 = job total. Fixture 5 of the spec's list (a step record: CPT 1.51 s, CPS 0.04 s, 1234 EXCPs; built
-by ``tests/test_smf30.py``) starts::
+by ``tests/smf/test_smf30.py``) starts::
 
     0000  028E0000 DE1E0052 6B9C0126 005FE2E8   LL=654, FLG X'DE', type 30, 15:00:15.00, 2026 day 005
     0010  E2C1D1C5 E2F20004 00000068 00260001   SID 'SYSA', work type 'JES2', subtype 4, subsystem at 104

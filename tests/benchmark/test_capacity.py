@@ -1,0 +1,408 @@
+"""Capacity planning: queueing models, the documents' sizing formulas, configuration checks, the forecast,
+what-if and cost-per-transaction marts, and ``perfdb report capacity``.
+
+Golden values: M/M/1 and Erlang C from the textbook (Kleinrock 1975); seed 001's transaction resource
+(Tandem Systems Review Dec 1986, L3487-L3491: 2 CPUs at 60 % for 10 s and 30 transactions = 400 CPU ms,
+1.5 transactions per second per CPU); seed 004's TN3270 capacity example (L4377-L4415) and FTP formula
+(L5323-L5333); seed 002's APPN memory rule (L479-L481); seed 000's NCP and RU rules and its Figures 6
+and 7 (baseline and tuned parameter listings).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import math
+import random
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pytest
+
+from ingest import cli, dbt_runner, warehouse
+from ingest.capacity import config_checks, queueing, sizing
+from ingest.warehouse import Home
+
+REPO = Path(__file__).resolve().parents[2]
+PARAMETERS_000 = REPO / "dbt_project/seeds/reference/reference_parameters_000_appc_tuning.csv"
+
+
+# -- queueing --------------------------------------------------------------------------------------------
+
+def test_mm1_response_time_textbook_values():
+    assert queueing.mm1_response_time(1.0, 0.5) == pytest.approx(2.0)  # utilization 0.5 doubles the service time
+    assert queueing.mm1_response_time(0.3, 0.8) == pytest.approx(1.5)  # 0.3 s / (1 - 0.8)
+    assert queueing.utilization_at_response_factor(1, 2.0) == 0.5
+    assert queueing.utilization_at_response_factor(1, 5.0) == pytest.approx(0.8)
+    with pytest.raises(ValueError, match="saturated"):
+        queueing.mm1_response_time(1.0, 1.0)
+
+
+def test_erlang_c_and_mmc_textbook_values():
+    # M/M/2 at 50 %: C = 2 rho^2 / (1 + rho) = 1/3, R/S = 1 + C / (c (1 - rho)) = 4/3
+    assert queueing.erlang_c(2, 1.0) == pytest.approx(1 / 3)
+    assert queueing.response_factor(0.5, 2) == pytest.approx(4 / 3)
+    # 5 servers, 4 Erlangs offered: the classic call-centre value C = 0.5541
+    assert queueing.erlang_c(5, 4.0) == pytest.approx(0.554113, abs=1e-6)
+    assert queueing.mmc_response_time(2.0, 0.8, 5) == pytest.approx(2.0 * (1 + 0.554113 / (5 * 0.2)), rel=1e-6)
+    # one server is M/M/1; M/M/2 doubles at 1/sqrt(2)
+    assert queueing.response_factor(0.7, 1) == pytest.approx(1 / 0.3)
+    assert queueing.utilization_at_response_factor(2, 2.0) == pytest.approx(1 / math.sqrt(2), abs=1e-8)
+    # more servers queue later: the doubling point rises with c
+    points = [queueing.utilization_at_response_factor(c) for c in (1, 2, 4, 8, 16)]
+    assert points == sorted(points) and points[-1] < 1
+
+
+def test_what_if_growth():
+    result = queueing.what_if(0.6, 0.15, 1)
+    assert result["projected_utilization"] == pytest.approx(0.69)
+    assert result["response_factor"] == pytest.approx(2.5)
+    assert result["projected_response_factor"] == pytest.approx(1 / 0.31)
+    saturated = queueing.what_if(0.9, 0.15, 1)
+    assert saturated["saturated"] and math.isinf(saturated["projected_response_factor"])
+
+
+# -- sizing formulas of the documents ----------------------------------------------------------------------
+
+def test_transaction_resource_of_seed_001():
+    cpu_ms = sizing.cpu_ms_per_transaction(cpus=2, utilization=0.60, period_s=10, transactions=30)
+    assert cpu_ms == pytest.approx(400.0)
+    assert sizing.transactions_per_s_per_cpu(0.60, cpu_ms) == pytest.approx(1.5)
+    # "the number should match ... 30 divided by 10 divided by 2"
+    assert sizing.etr(30, 10) / 2 == pytest.approx(1.5)
+    assert sizing.itr(sizing.etr(30, 10), 0.60) == pytest.approx(5.0)
+
+
+def test_tn3270_capacity_example_of_seed_004():
+    assert sizing.pathlength_ki(0.50, 24, 20) == pytest.approx(600.0)  # L4387
+    assert sizing.tn3270_overhead_mips(10) == pytest.approx(2.8)  # L4393
+    assert round(sizing.tn3270_overhead_utilization(10, 24) * 100) == 12  # "about 2.8/24 = 12%"
+    assert sizing.tn3270_overhead_mips(10, tv_ratio=1.2) == pytest.approx(3.36)  # L4413
+    assert round(sizing.tn3270_overhead_utilization(10, 24, tv_ratio=1.2) * 100) == 14
+    # online 50 % -> 62 %, total 82 %; under VM 60 % -> 74 %
+    assert round(50 + sizing.tn3270_overhead_utilization(10, 24) * 100) == 62
+    assert round(60 + sizing.tn3270_overhead_utilization(10, 24, tv_ratio=1.2) * 100) == 74
+    # F.6: ITR ratio P / (P + 280)
+    assert [round(sizing.itr_ratio(p), 2) for p in (280, 560, 840, 1000)] == [0.5, 0.67, 0.75, 0.78]
+    # the document's coefficients: 70 % of 24 MIPS at 600 + 280 KI and 2 txn/min per terminal
+    assert sizing.tn3270_terminals_per_processor(0.70, 24, 600) == pytest.approx(572.7, abs=0.1)
+    # POOL=YES Telnet capacity below the line: 8620K / 1480K per 100 terminals = 5.82, "i.e. 580"
+    assert sizing.telnet_pool_terminals(8620) == pytest.approx(582.4, abs=0.1)
+    assert sizing.telnet_pool_terminals(8620) // 10 * 10 == 580
+    assert sizing.telnet_pool_terminals(10668) // 10 * 10 == 720
+    assert [sizing.max_daemons(10000, kb) for kb in (4, 310, 117)] == [2500, 32, 85]
+
+
+def test_ftp_cpu_of_seed_004():
+    assert sizing.ftp_cpu_utilization(15, 300, 20000) == pytest.approx(0.225)  # L5333
+    assert sizing.ftp_mips_per_100_kb_s(20) == pytest.approx(2.0)  # L4938
+    assert sizing.ki_per_kb(10.167, 14, 10240) == pytest.approx(13.9, abs=0.005)  # G.20 L5513
+    assert sizing.ftp_cpu_s_per_mb(14.0, 14) == pytest.approx(1.024)
+
+
+def test_sna_memory_and_ncp_sizing():
+    assert sizing.appn_isr_memory_kb(adapters=2, isr_sessions=3000, end_nodes=50) == 11_392  # seed 002 L479-L481
+    assert sizing.receiver_pacing_buffer_bytes(16384, 63) == 1_032_192  # seed 000 L326
+    # seed 000 L789-L794: CM/2 sent 4000-byte frames into UNITSZ 4000: the formula gives 1, the lab needed 2
+    assert sizing.ncp_maxbfru(4000, 4000) == 1
+    assert sizing.ncp_maxbfru(4001, 4000) == 2
+    assert sizing.decode_rusizes("X'8787'") == (1024, 1024)  # L906
+    assert sizing.decode_rusizes("x'8D8D'") == (65536, 65536)
+    assert sizing.decode_rusizes("x'F7F7'") == (1920, 1920)
+    assert sizing.ru_size_for_frame(987) == 960  # NS/DOS "* (960 negotiated)", L1132
+    assert sizing.ru_size_for_frame(1024, header_bytes=44) == 960  # L450's frame, largest codable RU <= 980
+    assert sizing.frame_for_ru(16384) == 16393  # L496
+    assert sizing.throughput_mbit_per_s(100_000, 31) == pytest.approx(0.0258, abs=5e-5)
+
+
+# -- configuration checks -------------------------------------------------------------------------------------
+
+def listing(profile: str) -> list[config_checks.Setting]:
+    with PARAMETERS_000.open() as f:
+        return [config_checks.setting(r["node"], r["parameter"], r["value"], r["unit"], int(r["line"]))
+                for r in csv.DictReader(f) if r["profile"] == profile]
+
+
+def test_seed_000_baseline_listing_breaks_the_rules_the_tuned_one_follows():
+    base = config_checks.check(listing("appA_base"))
+    assert sorted((f.rule_id, f.node, f.found) for f in base) == sorted([
+        ("000-pacing-window-8", "VTAM", "PSNDPAC = 3"),
+        ("000-pacing-window-8", "VTAM", "SSNDPAC = 3"),
+        ("000-pacing-window-8", "VTAM", "SRCVPAC = 3"),
+        ("000-pacing-window-8", "RS/6000", "Mode Send Pacing = 3"),
+        ("000-pacing-window-8", "RS/6000", "Mode Receive Pacing = 3"),
+        ("000-pacing-window-8", "DOS", "RU Receive Pacing = 3"),
+        ("000-unitsz-4000", "NCP", "384"),
+        ("000-slodown-6", "NCP", "50 %"),
+        ("002-adapter-queues-150", "RS/6000", "30"),
+        ("002-adapter-queues-150", "RS/6000", "30"),
+    ])
+    assert {f.source for f in base if f.rule_id == "000-slodown-6"} == {"seed 000 L815-L821"}
+    assert config_checks.check(listing("appA_tuned")) == []
+
+
+def test_cross_node_rule_names_both_nodes():
+    settings = [s for s in listing("appA_tuned") if s.key != "iobuf"]
+    settings.append(config_checks.setting("VTAM", "IOBUF", "(200,384,,,100,50)"))
+    (finding,) = config_checks.check(settings)
+    assert (finding.rule_id, finding.severity, finding.node) == ("000-iobuf-equals-unitsz", "alert", "NCP+VTAM")
+    assert finding.found == "IOBUF 384, UNITSZ 4,000"
+
+
+@pytest.mark.parametrize("parameters, expected", [
+    # seed 002 L935: an RS/6000 receive window above the NCP's MAXOUT 7
+    ({"max_ifrm_rcvd": 8, "partner": "NCP"}, {"002-receive-window-ncp"}),
+    ({"max_ifrm_rcvd": 7, "partner": "NCP"}, set()),
+    # seed 003 L637: IOBUF 3992 cannot carry two IOBUFs and the HPR header in an 8000-byte NLP
+    ({"iobuf": 3992, "ru_size": 16384, "hpr": "yes", "mpc_plus": "no"}, {"003-iobuf-nlp-hpr"}),
+    ({"iobuf": 3900, "ru_size": 16384, "hpr": "yes", "mpc_plus": "no"}, set()),
+    # seed 000 L304-L312: an RU just above the frame leaves a nearly empty second frame
+    ({"ru_size": 2048, "dlc_frame_size": 2052}, {"000-ru-fits-frame"}),
+    ({"ru_size": 1920, "dlc_frame_size": 2052}, set()),
+    # seed 002 L788: 2 x 2048 bits / 9600 bit/s = 0.4267 s; 0.5 s suffices
+    ({"repoll_timeout": 0.4, "link_speed": 9600, "dlc_frame_size": 256}, {"002-sdlc-timer"}),
+    ({"repoll_timeout": 0.5, "link_speed": 9600, "dlc_frame_size": 256}, set()),
+    ({"csm_storage": "ECSA", "tibuf": 120, "mpc_plus": "no"}, {"003-csm-dataspace", "003-tibuf-without-mpc"}),
+])
+def test_tuning_rules_of_seeds_002_and_003(parameters, expected):
+    findings = config_checks.check([config_checks.setting("node", k, v) for k, v in parameters.items()])
+    assert {f.rule_id for f in findings} == expected
+
+
+def test_unreadable_listing_names_file_and_line(tmp_path):
+    path = tmp_path / "listing.csv"
+    path.write_text("name,setting\nUNITSZ,384\n")
+    with pytest.raises(config_checks.ListingError, match=r"listing.csv: line 1: expected a header with the columns parameter and value"):
+        config_checks.read_listing(path)
+
+
+# -- the forecast mart on generated data ------------------------------------------------------------------------
+
+FIRST_DAY = dt.date(2025, 7, 7)  # a Monday
+THRESHOLD = 70.0
+
+
+def _peaks(resource: str, days: int, peak_of_day) -> list[dict]:
+    rows = []
+    for d in range(days):
+        day = FIRST_DAY + dt.timedelta(days=d)
+        rows.append({"resource_type": "cpu", "system_name": "GEN", "resource_name": resource, "shift": None,
+                     "peak_date": day, "servers": 1, "peak_pct": peak_of_day(d, day),
+                     "peak_hour_start": dt.datetime.combine(day, dt.time(11)), "measured_hours": 24})
+    return rows
+
+
+@pytest.fixture(scope="module")
+def forecast(tmp_path_factory) -> dict[str, dict]:
+    """fct_capacity_forecast built by dbt over generated daily peaks (the model's real SQL)."""
+    rng = random.Random(5)
+
+    def weekday_shape(day):  # weekends carry another, lighter workload; the forecast leaves them out
+        return -20.0 if day.weekday() >= 5 else 0.0
+
+    series = (
+        # 30 % growing 0.2 points a day crosses 70 % on day 200 exactly
+        _peaks("CPU 00", 120, lambda d, day: 30 + 0.2 * d + weekday_shape(day)),
+        # the same growth with scatter (sd 1.5 points): the band must hold day 200
+        _peaks("CPU 01", 120, lambda d, day: 30 + 0.2 * d + weekday_shape(day) + rng.gauss(0, 1.5)),
+        _peaks("CPU 02", 120, lambda d, day: 45 + weekday_shape(day) + rng.gauss(0, 2.0)),  # flat
+        _peaks("CPU 03", 9, lambda d, day: 40 + 3 * d),  # 7 working days: too little history
+    )
+    rows = [r for s in series for r in s]
+    home = Home(tmp_path_factory.mktemp("forecast_home")).create()
+    con = duckdb.connect(str(home.db_path))
+    con.execute("create schema marts")
+    con.register("peaks", pa.Table.from_pylist(rows))
+    con.execute("create table marts.fct_capacity_daily_peak as select * exclude (shift), cast(shift as integer) as shift from peaks")
+    con.close()
+    rc = dbt_runner.run_dbt(home, ["build", "--select", "reference_capacity_thresholds", "fct_capacity_forecast",
+                                   "--exclude", "test_type:unit"], quiet=True)
+    assert rc == 0, "dbt build of fct_capacity_forecast failed"
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    try:
+        cur = con.execute("select * from marts.fct_capacity_forecast")
+        columns = [d[0] for d in cur.description]
+        return {row[columns.index("resource_name")]: dict(zip(columns, row)) for row in cur.fetchall()}
+    finally:
+        con.close()
+
+
+def test_forecast_of_known_linear_growth_gives_the_crossing_date_within_a_day(forecast):
+    truth = FIRST_DAY + dt.timedelta(days=200)
+    exact = forecast["CPU 00"]
+    assert exact["status"] == "crosses"
+    assert exact["threshold_pct"] == THRESHOLD
+    assert exact["history_points"] == 86  # the working days of 120
+    assert exact["growth_pct_points_per_day"] == pytest.approx(0.2)
+    assert abs((exact["crossing_date"] - truth).days) <= 1
+    assert exact["crossing_date_early"] == exact["crossing_date"] == exact["crossing_date_late"]
+
+    noisy = forecast["CPU 01"]
+    assert noisy["status"] == "crosses"
+    assert abs((noisy["crossing_date"] - truth).days) <= 5
+    assert noisy["crossing_date_early"] <= truth <= noisy["crossing_date_late"]
+
+
+def test_forecast_of_flat_data_reports_no_crossing(forecast):
+    flat = forecast["CPU 02"]
+    assert flat["status"] == "no significant growth"
+    assert flat["crossing_date"] is None
+    assert flat["growth_low_pct_points_per_day"] < 0 < flat["growth_high_pct_points_per_day"]
+
+
+def test_forecast_with_too_little_history_says_so(forecast):
+    short = forecast["CPU 03"]
+    assert short["status"] == "too little history"
+    assert short["status_detail"] == "7 day(s) of peaks since 2025-07-07; a trend needs at least 14"
+    assert short["crossing_date"] is None and short["growth_pct_points_per_day"] is None
+
+
+# -- marts and the report on the shared demo warehouse -------------------------------------------------------------
+
+def query(home: Home, sql: str) -> list[dict]:
+    con = warehouse.connect_serving(home)
+    try:
+        cur = con.execute(sql)
+        columns = [d[0] for d in cur.description]
+        return [dict(zip(columns, row)) for row in cur.fetchall()]
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+def test_whatif_mart_matches_the_python_queueing_model(demo_home):
+    rows = query(demo_home, "select * from marts.rpt_capacity_whatif")
+    assert {r["growth_pct"] for r in rows} == {-15.0, -10.0, 10.0, 15.0}
+    assert {r["resource_type"] for r in rows} >= {"cpu", "processor_pool", "disc", "line"}
+    for r in rows:
+        u, c = r["current_utilization_pct"] / 100, r["servers"]
+        assert r["projected_utilization_pct"] == pytest.approx(r["current_utilization_pct"] * (1 + r["growth_pct"] / 100))
+        assert r["response_factor"] == pytest.approx(queueing.response_factor(u, c), rel=1e-9)
+        projected = r["projected_utilization_pct"] / 100
+        if projected < 1:
+            assert r["projected_response_factor"] == pytest.approx(queueing.response_factor(projected, c), rel=1e-9)
+        else:
+            assert r["projected_response_factor"] is None
+        # the mart's grid finds the doubling point to 0.01 %
+        assert r["doubling_utilization_pct"] / 100 == pytest.approx(queueing.utilization_at_response_factor(c), abs=1.01e-4)
+
+
+@pytest.mark.slow
+def test_cost_per_transaction_mart(demo_home):
+    (example,) = query(demo_home, "select * from marts.fct_capacity_cost_per_transaction "
+                                  "where run_key = 'ref:001:ATM article text:worked-example:'")
+    # seed 001 L3489-L3491: 400 CPU ms; 30 transactions in 10 s; 1000 / 400 = 2.5 per CPU-second at 100 %
+    assert (example["cpu_count"], example["busy_pct"], example["etr_per_s"]) == (2, pytest.approx(60.0), pytest.approx(3.0))
+    assert example["cpu_ms_per_transaction"] == pytest.approx(400.0)
+    assert example["itr_per_cpu_s"] == pytest.approx(2.5)
+    assert example["itr_per_cpu_s"] * 0.60 == pytest.approx(1.5)  # 1.5 transactions per second per CPU at 60 %
+
+    measure = query(demo_home, "select * from marts.fct_capacity_cost_per_transaction where source = 'measure'")
+    assert measure, "the MEASURE demo's THROUGHPUT counters give an hourly cost"
+    for r in measure[:200]:
+        assert r["cpu_ms_per_transaction"] == pytest.approx(
+            r["cpu_count"] * r["busy_pct"] / 100 * r["period_s"] * 1000 / r["transactions"])
+
+
+@pytest.mark.slow
+def test_report_capacity_json_and_what_if(demo_home, capsys):
+    assert cli.main(["--home", str(demo_home.root), "report", "capacity", "--growth", "0.15", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows and set(rows[0]) >= {"resource_type", "system_name", "resource_name", "current_peak_pct",
+                                     "threshold_pct", "crossing_date", "status", "projected_peak_pct",
+                                     "projected_response_factor", "doubling_utilization_pct"}
+    forecast = {(r["resource_type"], r["system_name"], r["resource_name"]): r
+                for r in query(demo_home, "select * from marts.fct_capacity_forecast")}
+    for r in rows:
+        assert r["whatif_growth_pct"] == pytest.approx(15.0)
+        assert r["status"] == forecast[(r["resource_type"], r["system_name"], r["resource_name"])]["status"]
+        if r["current_peak_pct"] is not None and r["projected_peak_pct"] < 100:
+            assert r["projected_peak_pct"] == pytest.approx(r["current_peak_pct"] * 1.15, abs=0.02)
+
+    assert cli.main(["--home", str(demo_home.root), "report", "capacity", "--resource", "disc", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("resource_type,system_name,resource_name")
+    assert all(line.startswith("disc,") for line in lines[1:])
+
+    assert cli.main(["--home", str(demo_home.root), "report", "capacity", "--cost", "--format", "json"]) == 0
+    cost = json.loads(capsys.readouterr().out)
+    assert {r["source"] for r in cost} >= {"measure", "benchmark"}
+
+    assert cli.main(["--home", str(demo_home.root), "report", "capacity", "--benchmarks", "--format", "json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert {r["reference_document"] for r in compared} >= {"000", "003", "004"}
+
+
+def test_report_capacity_config_listing(tmp_path, capsys):
+    path = tmp_path / "ncp.csv"
+    path.write_text("node,parameter,value,unit\nNCP,UNITSZ,384,bytes\nNCP,MAXBUFRU,40,\nNCP,MAXDATA,65535,bytes\n"
+                    "NCP,SLODOWN,50,%\nVTAM,IOBUF,\"(200,384,,,100,50)\",\nRS6000,max_ifrm_rcvd,16,frames\n"
+                    "RS6000,partner,NCP,\n")
+    assert cli.main(["--home", str(tmp_path / "home"), "report", "capacity", "--config", str(path), "--format", "json"]) == 0
+    findings = json.loads(capsys.readouterr().out)
+    assert [(f["severity"], f["rule_id"], f["node"]) for f in findings] == [
+        ("alert", "002-receive-window-ncp", "RS6000"),
+        ("warn", "000-slodown-6", "NCP"),
+        ("warn", "000-unitsz-4000", "NCP"),
+    ]
+    assert findings[0]["source"] == "seed 002 L935"
+
+
+def test_report_capacity_usage_errors(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--home", str(tmp_path), "report", "capacity", "--growth", "-1.5"])
+    assert exit_info.value.code == 2
+    assert "expected a factor above -1" in capsys.readouterr().err
+    assert cli.main(["--home", str(tmp_path), "report", "capacity"]) == 1
+    assert "serving.duckdb does not exist yet" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_interface_utilization_reaches_the_forecast(demo_home):
+    # aix01's ent0 (AIX netstat -v) is the demo's only interface that counts bytes; interface_speeds.csv
+    # gives it 1000 Mbps full duplex, so an hour's utilization is the busier direction's bytes/s x 8 / 1e9
+    intervals = query(demo_home, "select interval_start, interval_s, rx_bytes_per_s, tx_bytes_per_s "
+                                 "from marts.fct_interface_interval where host = 'aix01' and interface_name = 'ent0' "
+                                 "and rx_bytes_per_s is not null and tx_bytes_per_s is not null")
+    assert len(intervals) > 500  # the demo captures netstat -v every two hours for two months
+    hours: dict[dt.datetime, list[float]] = {}
+    for r in intervals:
+        hour = r["interval_start"].replace(minute=0, second=0, microsecond=0)
+        sums = hours.setdefault(hour, [0.0, 0.0, 0.0])
+        sums[0] += r["rx_bytes_per_s"] * r["interval_s"]
+        sums[1] += r["tx_bytes_per_s"] * r["interval_s"]
+        sums[2] += r["interval_s"]
+    days: dict[dt.date, tuple[float, dt.datetime]] = {}
+    for hour, (rx, tx, seconds) in hours.items():
+        pct = 100 * max(rx, tx) / seconds * 8 / (1000 * 1e6)
+        if hour.date() not in days or pct > days[hour.date()][0]:
+            days[hour.date()] = (pct, hour)
+
+    peaks = {r["peak_date"]: r for r in query(
+        demo_home, "select * from marts.fct_capacity_daily_peak "
+                   "where resource_type = 'interface' and system_name = 'aix01' and resource_name = 'ent0'")}
+    assert set(peaks) == set(days)
+    busiest_day = max(days, key=lambda d: days[d][0])
+    pct, hour = days[busiest_day]
+    assert 0.1 < pct < 5  # a few Mbit/s on a gigabit link
+    assert peaks[busiest_day]["peak_pct"] == pytest.approx(pct, rel=1e-9)
+    assert peaks[busiest_day]["peak_hour_start"] == hour
+    assert peaks[busiest_day]["servers"] == 1
+
+    (forecast,) = query(demo_home, "select * from marts.fct_capacity_forecast "
+                                   "where resource_type = 'interface' and system_name = 'aix01' and resource_name = 'ent0'")
+    last = max(days)
+    working = [d for d in days if d.weekday() < 5]
+    assert forecast["history_end"] == last
+    assert forecast["history_points"] == len(working)
+    assert forecast["max_peak_pct"] == pytest.approx(max(days[d][0] for d in working), rel=1e-9)
+    recent = [days[d][0] for d in working if (last - d).days < 7]
+    assert forecast["current_peak_pct"] == pytest.approx(sum(recent) / len(recent), rel=1e-9)
+    assert (forecast["threshold_pct"], forecast["threshold_source"]) == (60.0, "seed 000 L736")  # adapter < 60 %
+    assert forecast["status"] in {"no significant growth", "beyond horizon", "crosses"}
+
+    whatif = query(demo_home, "select * from marts.rpt_capacity_whatif where resource_type = 'interface'")
+    assert {(r["system_name"], r["resource_name"]) for r in whatif} == {("aix01", "ent0")}
+    assert len(whatif) == 4

@@ -1,0 +1,151 @@
+"""Every perfdb dashboard in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+Each dashboard must render every chart it lays out (a canvas, SVG, table or big number, or
+Superset's "no results" state for an empty source) with no error panel. Its screenshot goes to a
+temporary folder, or, with PERFDB_UPDATE_SCREENSHOTS=1, to docs/screenshots/<slug>.png for the README
+(so an ordinary test run never rewrites committed files). The page may load only from the Superset
+under test: every other request (fonts, telemetry, map tiles) is refused, so nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+import superset_stack
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "docs" / "screenshots"
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+RENDER_TIMEOUT_MS = 120_000
+ERROR_PANELS = ".ant-alert-error, [data-test='error-message'], .alert-danger"
+CHART = "[data-test='chart-grid-component']"  # a chart's card; markdown cards have none
+LOADING = "[data-test='loading-indicator'], .loading"
+# what a chart's body holds once it has drawn: an echarts canvas, SVG, a table, a big number, or the
+# empty state Superset shows for a query without rows (the header's icons are outside the body)
+RENDERED = "[data-test='slice-container'] :is(canvas, svg, table, .header-line, .ant-empty)"
+
+
+@pytest.fixture(scope="session")
+def superset(request, demo_home, tmp_path_factory) -> superset_stack.SupersetStack:
+    return superset_stack.shared(request.config, demo_home, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory) -> Path:
+    if os.environ.get("PERFDB_UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return SCREENSHOTS
+    return tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture(scope="module")
+def chromium_path() -> str:
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        pytest.fail("Chromium is missing: install Debian's package with `apt-get install -y chromium`")
+    return path
+
+
+@pytest.fixture(scope="module")
+def page(superset, chromium_path):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS)
+        context = browser.new_context(viewport={"width": 1600, "height": 2400}, device_scale_factor=1)
+        context.route(
+            "**/*",
+            lambda route: route.continue_()
+            if route.request.url.startswith((superset.url, "data:", "blob:"))
+            else route.abort(),
+        )
+        page = context.new_page()
+        page.set_default_timeout(RENDER_TIMEOUT_MS)
+        page.goto(f"{superset.url}/login/")
+        page.fill("[data-test=username-input]", superset.username)
+        page.fill("[data-test=password-input]", superset.password)
+        page.click("[data-test=login-button]")
+        page.wait_for_url(lambda url: "/login" not in url)
+        yield page
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def dashboards(superset) -> list[dict]:
+    api = superset.session()
+    found = [d for d in api.all("dashboard") if (d.get("slug") or "").startswith("perfdb-")]
+    for d in found:
+        r = api.get(f"/api/v1/dashboard/{d['id']}/charts")
+        r.raise_for_status()
+        d["charts"] = r.json()["result"]
+    return sorted(found, key=lambda d: d["slug"])
+
+
+def open_dashboard(page: Page, url: str, expected_charts: int) -> list:
+    """Load a dashboard and wait until each of its charts has finished its query and drawn.
+
+    Returns the chart-data responses the page received."""
+    responses = []
+
+    def on_response(response):
+        if "/api/v1/chart/data" in response.url:
+            responses.append(response)
+
+    page.on("response", on_response)
+    try:
+        page.goto(url)
+        page.wait_for_function(
+            "([selector, n]) => document.querySelectorAll(selector).length >= n",
+            arg=[CHART, expected_charts],
+        )
+        charts_on_page = page.locator(CHART)
+        for i in range(charts_on_page.count()):
+            chart = charts_on_page.nth(i)
+            chart.scroll_into_view_if_needed()
+            chart.locator(RENDERED).first.wait_for(state="attached")
+            chart.locator(LOADING).first.wait_for(state="detached")
+        page.wait_for_load_state("networkidle")
+    finally:
+        page.remove_listener("response", on_response)
+    return responses
+
+
+def test_every_dashboard_renders_every_chart_without_errors(page, superset, dashboards, screenshots):
+    assert {d["slug"] for d in dashboards} >= {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health"}
+    for dashboard in dashboards:
+        expected = len(dashboard["charts"])
+        responses = open_dashboard(page, f"{superset.url}/superset/dashboard/{dashboard['slug']}/?standalone=1", expected)
+        charts_on_page = page.locator(CHART)
+        assert charts_on_page.count() == expected, dashboard["slug"]
+        assert len(responses) >= expected, f"{dashboard['slug']}: {len(responses)} chart queries for {expected} charts"
+        failed = [(r.url, r.status) for r in responses if r.status != 200]
+        assert not failed, f"{dashboard['slug']}: chart queries failed: {failed}"
+        errors = page.locator(ERROR_PANELS).all_inner_texts()
+        assert not errors, f"{dashboard['slug']}: error panels: {errors}"
+        for i in range(expected):
+            assert charts_on_page.nth(i).locator(RENDERED).count() > 0, f"{dashboard['slug']}: chart {i} did not draw"
+        titles = "\n".join(charts_on_page.all_inner_texts())
+        missing = [c["slice_name"] for c in dashboard["charts"] if c["slice_name"] not in titles]
+        assert not missing, f"{dashboard['slug']}: charts without their title on the page: {missing}"
+        # down to the last card, not the tall viewport's empty bottom
+        bottom = page.evaluate(
+            "selector => Math.max(...[...document.querySelectorAll(selector)].map(e => e.getBoundingClientRect().bottom))",
+            "[data-test='dashboard-component-chart-holder']",
+        )
+        page.evaluate("window.scrollTo(0, 0)")
+        shot = screenshots / f"{dashboard['slug']}.png"
+        page.screenshot(path=str(shot), clip={"x": 0, "y": 0, "width": page.viewport_size["width"], "height": bottom + 24})
+        assert shot.stat().st_size > 20_000
+
+
+def test_the_data_health_dashboard_shows_the_validation_history(dashboards):
+    [health] = [d for d in dashboards if d["slug"] == "perfdb-data-health"]
+    assert {"Expectations per validation run", "Failing expectations of the latest run"} <= {
+        c["slice_name"] for c in health["charts"]
+    }

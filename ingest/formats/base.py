@@ -7,6 +7,7 @@ registry (``ingest.formats.registry``) finds it, so adding a format never edits 
         format = "family.form"        # stored in raw.ingest_files.format
         version = "1"                 # bump when output for the same bytes changes
         priority = 50                 # lower sniffs first (binary before text, specific before generic)
+        tables = (MY_TABLE, ...)      # the RawTables it writes (declared once, see below)
         def sniff(self, head: bytes, name: str) -> bool: ...
         def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]: ...
 
@@ -15,6 +16,12 @@ grow with the file. Every batch carries a ``record_ordinal`` column (the record'
 file, 0-based); the loader adds ``source_file_id``. A record the parser cannot read goes to
 ``ctx.reject(...)`` with its position and the raw bytes, and parsing goes on. A problem that makes
 the whole file unreadable raises ``FormatError``: the file is rejected and nothing of it is kept.
+
+Raw tables are declared once, by the code that writes them, as ``RawTable`` objects: name, columns with
+Arrow types and descriptions, natural key, and the dbt source (``SourceFamily``) they belong to. The
+warehouse creates every declared table from that declaration (before the first file arrives, so staging
+always compiles) and casts every batch to it; the dbt sources YAML and the column tables of
+``docs/<family>_raw_contract.md`` are generated from it (``python -m ingest.formats.contract``).
 
 Accounting: the parser calls ``ctx.read()`` once per record it sees. The loader checks
 records read = records loaded + rows rejected + rows skipped (skipped = rows of ``Batch(skipped=True)``,
@@ -49,6 +56,46 @@ class FormatError(Exception):
         if self.offset is not None:
             return f"offset {self.offset}"
         return "start of file"
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str  # snake_case with its unit (_us, _s, _pct, _bytes, _per_s, _count)
+    type: pa.DataType
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class SourceFamily:
+    """A dbt source: the raw tables of one kind of input, documented on one page."""
+
+    name: str  # dbt source name and folder under dbt_project/models/staging/
+    description: str
+    docs: str  # the contract page, e.g. "docs/smf_raw_contract.md"
+
+
+@dataclass(frozen=True)
+class RawTable:
+    """One table of schema ``raw``: the single declaration the loader, dbt and the docs follow.
+
+    ``columns`` excludes ``source_file_id`` (the loader adds it to every row). ``open``: files may carry
+    further columns (a MEASURE CSV export with items beyond the contract); they are added as they come,
+    after the declared ones. A batch column that is not declared in a closed table is a parser bug."""
+
+    name: str
+    family: SourceFamily
+    description: str
+    columns: tuple[Column, ...]
+    natural_key: tuple[str, ...] = ()
+    open: bool = False
+
+    @property
+    def schema(self) -> pa.Schema:
+        return pa.schema([pa.field(c.name, c.type) for c in self.columns])
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
 
 
 @dataclass
@@ -96,6 +143,7 @@ class Parser(Protocol):
     format: str
     version: str
     priority: int
+    tables: tuple[RawTable, ...]
 
     def sniff(self, head: bytes, name: str) -> bool: ...
 

@@ -7,7 +7,7 @@ import pkgutil
 from functools import lru_cache
 
 import ingest.formats as formats_pkg
-from ingest.formats.base import Parser
+from ingest.formats.base import Parser, RawTable
 
 SNIFF_BYTES = 64 * 1024
 
@@ -39,3 +39,14 @@ def sniff(head: bytes, name: str) -> Parser | None:
         if parser.sniff(head, name):
             return parser
     return None
+
+
+def raw_tables() -> dict[str, RawTable]:
+    """Every raw table the parsers declare, by name. Parsers of one family share their declarations; two
+    different declarations of one name are a bug."""
+    found: dict[str, RawTable] = {}
+    for parser in all_parsers():
+        for table in parser.tables:
+            if found.setdefault(table.name, table) != table:
+                raise RuntimeError(f"raw.{table.name} is declared twice, differently ({parser.format})")
+    return found

@@ -10,7 +10,7 @@ What it does, in one run on one machine:
    with a daily load curve);
 2. pins the process to one CPU (``os.sched_setaffinity``; DuckDB's threads share it), times the parser
    alone (``netstat.linux_s`` into Arrow batches), then ingests the log into a fresh warehouse through
-   the real path (``ingest.warehouse.ingest_file``: sha256, sniff, parse, one transaction, manifest);
+   the real path (``ingest.warehouse.loading.ingest_file``: sha256, sniff, parse, one transaction, manifest);
 3. the yardstick, on the same single CPU: DuckDB's own ``read_csv`` loading the same counter values
    into a persistent table, twice: as the long rows ``int_counter__snapshot`` shows (host, command,
    section, counter, value, unit, captured_at ...: what the log says) and as the narrow rows perfdb
@@ -43,12 +43,12 @@ sys.path.insert(0, str(REPO))
 
 import duckdb  # noqa: E402
 
-from ingest import warehouse  # noqa: E402
 from ingest.formats import registry  # noqa: E402
 from ingest.formats.base import ParseContext  # noqa: E402
 from ingest.formats.capture import VALUES_TABLE  # noqa: E402
 from ingest.generate.commands import netstat_s_log  # noqa: E402
-from ingest.warehouse import Home  # noqa: E402
+from ingest.home import Home  # noqa: E402
+from ingest.warehouse import database, loading  # noqa: E402
 
 TARGET_MB_PER_CPU_S = 30.0
 
@@ -100,11 +100,11 @@ def parse_only(log: Path) -> dict:
 
 
 def ingest(log: Path, home: Home) -> dict:
-    con = warehouse.connect(home)
+    con = database.connect(home)
     figures: dict = {"bytes": log.stat().st_size}
     try:
         with _timed(figures):
-            result = warehouse.ingest_file(con, log)
+            result = loading.ingest_file(con, log)
         if result.status != "loaded":
             raise SystemExit(f"ingest of {log} ended {result.status}: {result.error or result.messages[:3]}")
         figures["rows"] = con.execute(f"select count(*) from raw.{VALUES_TABLE}").fetchall()[0][0]

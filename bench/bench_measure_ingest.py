@@ -9,7 +9,7 @@ What it does, in one run on one machine:
 1. generates one system (16 CPUs, 500 processes, 100 discs, 16 lines; ``perfdb generate measure``) for as
    many days as it takes to reach ``--size-mb`` of CSV, in weekly files, as CSV, binary records and
    MEASCOM text (the same hours in every form);
-2. ingests each form into a fresh warehouse through the real path (``ingest.warehouse.ingest_files``, as
+2. ingests each form into a fresh warehouse through the real path (``ingest.warehouse.loading.ingest_files``, as
    ``perfdb ingest`` does: each file all or nothing, small files sharing a transaction), each form in its
    own child process so that its peak RSS (``resource.getrusage``) is its own;
 3. loads the CSV files with DuckDB's ``read_csv`` into one table per entity, the yardstick;
@@ -71,13 +71,13 @@ def _cpu_seconds() -> float:
 
 
 def child_ingest(input_dir: Path, home_dir: Path) -> dict:
-    from ingest import warehouse
-    from ingest.warehouse import Home
+    from ingest.home import Home
+    from ingest.warehouse import database, loading
 
-    files = warehouse.iter_input_files([input_dir])
-    con = warehouse.connect(Home(home_dir).create())
+    files = loading.iter_input_files([input_dir])
+    con = database.connect(Home(home_dir).create())
     cpu0, t0 = _cpu_seconds(), time.perf_counter()
-    results = list(warehouse.ingest_files(con, files))
+    results = list(loading.ingest_files(con, files))
     seconds, cpu = time.perf_counter() - t0, _cpu_seconds() - cpu0
     con.close()
     bad = [m for r in results if not r.ok for m in r.messages]
@@ -225,7 +225,7 @@ def bench_large_files(work: Path, size_mib: float) -> bool:
 
 def bench_build_year(work: Path) -> bool:
     from ingest import dbt_runner
-    from ingest.warehouse import Home
+    from ingest.home import Home
 
     spec = _spec(DAYS_PER_YEAR)
     home = Home(work / "year_home").create()

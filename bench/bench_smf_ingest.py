@@ -10,7 +10,7 @@ What it does, in one run on one machine:
    does not care that days repeat; the dump stays realistic record by record);
 2. in a child process per measurement (so each peak RSS, ``resource.getrusage``, is its own):
    framing alone, the full decode (``smf.binary`` parser to Arrow batches, no database), at 1/4 of the
-   size and at the full size, and the real ingest (``ingest.warehouse.ingest_file``: decode + DuckDB
+   size and at the full size, and the real ingest (``ingest.warehouse.loading.ingest_file``: decode + DuckDB
    inserts, one transaction);
 3. writes the decoded rows as CSV (one file per raw table) and loads them with DuckDB's ``read_csv``
    into a persistent database with ``threads = 1``: the yardstick "same rows as CSV, same machine";
@@ -86,12 +86,12 @@ def _child(kind: str, path: Path, out: Path | None) -> dict:
             _write_csv(tables, out)
             result["seconds"], result["cpu_seconds"] = elapsed, time.process_time() - cpu0
     elif kind == "ingest":
-        from ingest import warehouse
-        from ingest.warehouse import Home
+        from ingest.home import Home
+        from ingest.warehouse import database, loading
 
         home = Home(path.parent / "ingest_home").create()
-        con = warehouse.connect(home)
-        res = warehouse.ingest_file(con, path)
+        con = database.connect(home)
+        res = loading.ingest_file(con, path)
         con.close()
         result.update(rows=res.rows_loaded + res.rows_skipped, status=res.status, error=res.error)
     result.setdefault("seconds", time.perf_counter() - t0)

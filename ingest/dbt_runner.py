@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ingest.warehouse import Home
+from ingest.home import Home
 
 DBT_PROJECT = Path(os.environ.get("PERFDB_DBT_PROJECT", Path(__file__).resolve().parents[1] / "dbt_project"))
 

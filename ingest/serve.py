@@ -19,7 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ingest.warehouse import Home
+from ingest.cli_options import home_of, subcommand
+from ingest.home import Home
 
 REPO = Path(__file__).resolve().parents[1]
 DASHBOARDS = REPO / "dashboards"
@@ -92,11 +93,10 @@ def serve(home: Home, port: int = 8088, host: str = "127.0.0.1") -> int:
 
 
 def cmd_serve(args) -> int:
-    return serve(Home.from_args(args), port=args.port, host=args.host)
+    return serve(home_of(args), port=args.port, host=args.host)
 
 
 def add_parser(subparsers) -> None:
-    s = subparsers.add_parser("serve", help="Superset with the perfdb dashboards on localhost")
+    s = subcommand(subparsers, "serve", cmd_serve, help="Superset with the perfdb dashboards on localhost")
     s.add_argument("--port", type=int, default=8088)
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: localhost only)")
-    s.set_defaults(func=cmd_serve)

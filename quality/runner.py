@@ -18,7 +18,7 @@ from typing import Iterable
 import duckdb
 from great_expectations.core.run_identifier import RunIdentifier
 
-from ingest.warehouse import Home
+from ingest.home import Home
 from quality import audit, gx_validation
 from quality.frames import WarehouseUnavailable, read_frames
 from quality.report import Outcome, RunReport
@@ -74,9 +74,14 @@ def validate_warehouse(
 
 def run_checks(home: Home, quiet: bool = False) -> bool:
     report = validate_warehouse(home)
+    print_report(report, quiet)
+    return report.success
+
+
+def print_report(report: RunReport, quiet: bool = False) -> None:
+    """Everything on stdout; with ``quiet``, the JSON summary on stdout and only the failures on stderr."""
     if quiet:
         print(json.dumps(report.summary(), indent=2))
         report.print(sys.stderr, failures_only=True)
     else:
         report.print(sys.stdout)
-    return report.success

@@ -31,8 +31,13 @@ import sys
 from pathlib import Path
 
 from ingest.formats.benchmark.record import FORMAT_NAME
-from ingest.generate._args import forms_of, iso_date
-from ingest.warehouse import Home
+from ingest.cli_options import add_generator_options, forms_of, output_dir, subcommand
+from ingest.home import Home
+
+# what `perfdb generate --help` lists and `perfdb generate benchmark --help` explains
+HELP = "a site's benchmark runs (APPC, VTAM bulk, TN3270, APING) comparable with the documents' results"
+DESCRIPTION = """Benchmark logs in the perfdb benchmark format (JSON lines, CSV) and APING captures, modelled on the
+measurements of the reference documents; the same seed gives the same bytes."""
 
 FORMS = ("jsonl", "csv", "aping")
 DEMO_START = dt.date(2026, 2, 2)  # inside the MEASURE and SMF demo period
@@ -215,7 +220,7 @@ def demo(home: Home, seed: int) -> list[Path]:
 
 
 def cmd_generate_benchmark(args) -> int:
-    out = Path(args.out) if args.out else Home.from_args(args).landing / "benchmark"
+    out = output_dir(args, "benchmark")
     try:
         files = generate(out, args.start, args.days, args.seed, args.forms)
     except (ValueError, OSError) as e:
@@ -229,15 +234,6 @@ def cmd_generate_benchmark(args) -> int:
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "benchmark",
-        help="a site's benchmark runs (APPC, VTAM bulk, TN3270, APING) comparable with the documents' results",
-        description="Benchmark logs in the perfdb benchmark format (JSON lines, CSV) and APING captures, "
-        "modelled on the measurements of the reference documents; the same seed gives the same bytes.",
-    )
-    p.add_argument("--start", type=iso_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
-    p.add_argument("--days", type=int, default=1, help="days of runs (default %(default)s)")
-    p.add_argument("--seed", type=int, default=1986, help="random seed (default %(default)s)")
+    p = subcommand(subparsers, "benchmark", cmd_generate_benchmark, HELP, DESCRIPTION)
+    add_generator_options(p, "benchmark", start=DEMO_START, days=1)
     p.add_argument("--forms", type=forms_of(FORMS), default=list(FORMS), help="comma-separated: jsonl,csv,aping (default all)")
-    p.add_argument("--out", help="output directory (default: <home>/landing/benchmark)")
-    p.set_defaults(func=cmd_generate_benchmark)

@@ -25,7 +25,6 @@ MEASURE demo period) into ``home/landing/commands``. The same seed gives the sam
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import math
@@ -35,8 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ingest.generate._args import iso_date
-from ingest.warehouse import Home
+from ingest.cli_options import add_generator_options, output_dir, positive_int, subcommand
+from ingest.home import Home
+
+# what `perfdb generate --help` lists and `perfdb generate commands --help` explains
+HELP = "command-output captures (netstat, QUERY STATS, snaadmin, D NET,BFRUSE, NETSTAT) of five hosts"
+DESCRIPTION = """Captures of a Linux, an AIX, a VSE, a z/OS and a VM host, logged the way a collector appends them, with a
+daily load curve, a reboot, a restart and the incidents the threshold rules catch; the same seed always
+gives the same bytes."""
 
 DEMO_START = dt.date(2026, 1, 5)
 DEMO_DAYS = 60
@@ -511,33 +516,16 @@ def demo(home: Home, seed: int) -> list[Path]:
 # -- command line ----------------------------------------------------------------------------------------------------
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} must be a positive whole number")
-    return value
-
-
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "commands",
-        help="command-output captures (netstat, QUERY STATS, snaadmin, D NET,BFRUSE, NETSTAT) of five hosts",
-        description="Captures of a Linux, an AIX, a VSE, a z/OS and a VM host, logged the way a collector "
-        "appends them, with a daily load curve, a reboot, a restart and the incidents the threshold rules "
-        "catch; the same seed always gives the same bytes.",
-    )
-    p.add_argument("--start", type=iso_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
-    p.add_argument("--days", type=_positive, default=7, help="days to generate (default %(default)s)")
-    p.add_argument("--every", type=_positive, default=DEMO_EVERY_MIN, help="minutes between captures (default %(default)s)")
-    p.add_argument("--seed", type=int, default=1986, help="random seed (default %(default)s)")
-    p.add_argument("--netstat-s-log", type=_positive, metavar="N",
+    p = subcommand(subparsers, "commands", cmd_generate_commands, HELP, DESCRIPTION)
+    add_generator_options(p, "commands", start=DEMO_START, days=7, days_type=positive_int)
+    p.add_argument("--every", type=positive_int, default=DEMO_EVERY_MIN, help="minutes between captures (default %(default)s)")
+    p.add_argument("--netstat-s-log", type=positive_int, metavar="N",
                    help="instead: one log of N netstat -s captures, one a minute (benchmark input)")
-    p.add_argument("--out", help="output directory (default: <home>/landing/commands)")
-    p.set_defaults(func=cmd_generate_commands)
 
 
 def cmd_generate_commands(args) -> int:
-    out = Path(args.out) if args.out else Home.from_args(args).landing / "commands"
+    out = output_dir(args, "commands")
     make: Callable[[], list[Path]]
     if args.netstat_s_log:
         make = lambda: [netstat_s_log(out / "web01_netstat-s.log", args.netstat_s_log, args.seed, args.start)]  # noqa: E731

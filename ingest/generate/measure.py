@@ -31,8 +31,13 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ingest.generate._measure_model import TABLES, MeasureModel, SystemSpec
-from ingest.generate._args import forms_of, iso_date
-from ingest.warehouse import Home
+from ingest.cli_options import add_generator_options, forms_of, output_dir, subcommand
+from ingest.home import Home
+
+# what `perfdb generate --help` lists and `perfdb generate measure --help` explains
+HELP = "realistic MEASURE data (CPU, PROCESS, DISC, LINE, USERDEF, FILE, DISCOPEN) for one system"
+DESCRIPTION = """Hourly MEASURE records of one NonStop system with a daily load curve, shifts, weekends, monthly growth and a
+few saturated CPUs; the same seed always gives the same bytes."""
 
 FORMS = ("csv", "binary", "meascom")
 CSV_NAMES = {table: table.removeprefix("measure_") + ".csv" for table in TABLES}
@@ -173,28 +178,20 @@ def demo(home: Home, seed: int) -> list[Path]:
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "measure",
-        help="realistic MEASURE data (CPU, PROCESS, DISC, LINE, USERDEF, FILE, DISCOPEN) for one system",
-        description="Hourly MEASURE records of one NonStop system with a daily load curve, shifts, weekends, "
-        "monthly growth and a few saturated CPUs; the same seed always gives the same bytes.",
-    )
+    p = subcommand(subparsers, "measure", cmd_generate_measure, HELP, DESCRIPTION)
+    # --days is an int, not positive_int: SystemSpec names every bad value of a system in one message
+    add_generator_options(p, "measure", start=DEMO_START, days=7)
     p.add_argument("--system", default="\\PROD1", help="node name, e.g. '\\PROD1' (default %(default)s)")
     p.add_argument("--cpus", type=int, default=8, help="processors, 1-16 (default %(default)s)")
-    p.add_argument("--days", type=int, default=7, help="days to generate (default %(default)s)")
-    p.add_argument("--start", type=iso_date, default=DEMO_START, help="first day, YYYY-MM-DD (default %(default)s)")
     p.add_argument("--processes", type=int, default=40, help="measured processes (default %(default)s)")
     p.add_argument("--discs", type=int, default=6, help="disc volumes (default %(default)s)")
     p.add_argument("--lines", type=int, default=2, help="communication lines (default %(default)s)")
-    p.add_argument("--seed", type=int, default=1986, help="random seed (default %(default)s)")
     p.add_argument("--growth", type=float, default=SystemSpec.growth_per_month,
                    help="month-on-month load growth, e.g. 0.05 = 5%% (default %(default)s)")
     p.add_argument("--saturated", type=int, default=None, help="CPUs built to saturate (default: one per 8 CPUs)")
     p.add_argument("--forms", type=forms_of(FORMS), default=["csv"], help="comma-separated: csv,binary,meascom (default csv)")
     p.add_argument("--period", choices=["day", "week"], default="day", help="one set of files per day or per ISO week")
     p.add_argument("--ddl", action="append", default=[], help="extra DDL file for the binary layouts (repeatable)")
-    p.add_argument("--out", help="output directory (default: <home>/landing/measure)")
-    p.set_defaults(func=cmd_generate_measure)
 
 
 def cmd_generate_measure(args) -> int:
@@ -206,7 +203,7 @@ def cmd_generate_measure(args) -> int:
     except ValueError as e:
         print(f"perfdb generate measure: {e}", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else Home.from_args(args).landing / "measure"
+    out = output_dir(args, "measure")
     try:
         files = generate(spec, out, args.forms, period=args.period, ddl_paths=[Path(p) for p in args.ddl])
     except (ValueError, OSError) as e:

@@ -36,8 +36,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ingest.cli_options import add_generator_options, output_dir, positive_int, subcommand
 from ingest.formats.smf import ebcdic
-from ingest.warehouse import Home
+from ingest.home import Home
 
 DEMO_START = dt.date(2026, 1, 5)  # the MEASURE demo's first day
 DEMO_DAYS = 60
@@ -751,31 +752,26 @@ def demo(home: Home, seed: int) -> list[Path]:
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("smf", help="z/OS SMF dumps (70.1, 30, 119 and a few undecoded types), VB or VBS")
+    p = subcommand(subparsers, "smf", _cmd, help="z/OS SMF dumps (70.1, 30, 119 and a few undecoded types), VB or VBS")
+    add_generator_options(p, "smf", start=DEMO_START, days=1, days_type=positive_int)
     p.add_argument("--systems", default="SYSA", help="comma-separated SMF system ids (default SYSA)")
-    p.add_argument("--start", default=DEMO_START.isoformat(), help="first day, YYYY-MM-DD (default %(default)s)")
-    p.add_argument("--days", type=int, default=1)
-    p.add_argument("--seed", type=int, default=1986)
     p.add_argument("--form", choices=["vb", "vbs"], default="vb", help="RDW-prefixed records or VBS block images")
     p.add_argument("--blksize", type=int, default=BLKSIZE, help="VBS block size (default %(default)s)")
-    p.add_argument("--days-per-file", type=int, default=1)
-    p.add_argument("--out", help="directory (default: landing/smf of --home)")
-    p.set_defaults(func=_cmd)
+    p.add_argument("--days-per-file", type=positive_int, default=1)
 
 
 def _cmd(args) -> int:
     try:
-        start = dt.date.fromisoformat(args.start)
         systems = [s.strip().upper() for s in args.systems.split(",") if s.strip()]
         if not systems or any(len(s) > 4 for s in systems):
             raise ValueError("SMF system ids are 1 to 4 characters, e.g. --systems SYSA,SYSB")
-        if args.days < 1 or args.days_per_file < 1 or not 64 <= args.blksize <= 32_760:
-            raise ValueError("--days and --days-per-file must be at least 1, --blksize between 64 and 32760")
+        if not 64 <= args.blksize <= 32_760:
+            raise ValueError("--blksize must be between 64 and 32760")
     except ValueError as e:
         print(f"perfdb generate smf: {e}", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else Home.from_args(args).landing / "smf"
-    paths = generate(out, systems, start, args.days, args.seed, {s: args.form for s in systems}, args.days_per_file, args.blksize)
+    forms = {s: args.form for s in systems}
+    paths = generate(output_dir(args, "smf"), systems, args.start, args.days, args.seed, forms, args.days_per_file, args.blksize)
     for path in paths:
         print(path)
     return 0

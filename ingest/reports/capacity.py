@@ -28,9 +28,16 @@ import math
 import sys
 
 from ingest.capacity import config_checks, queueing
+from ingest.cli_options import add_format, add_system_filter, home_of, subcommand
+from ingest.home import Home
 from ingest.output import print_rows
-from ingest.reports.threshold import ReportError, query_mart
-from ingest.warehouse import Home
+from ingest.reports._marts import ReportError, query_mart, where
+
+# what `perfdb report --help` lists and `perfdb report capacity --help` explains
+HELP = "capacity forecast and what-if per resource, cost per transaction, benchmark comparison, config checks"
+DESCRIPTION = """When each resource crosses its threshold at the current growth, and what a growth does to utilization and
+response time (M/M/c); or the cost per transaction, the benchmark comparison, or the tuning-rule findings
+for a parameter listing."""
 
 FORECAST = "marts.fct_capacity_forecast"
 COST = "marts.fct_capacity_cost_per_transaction"
@@ -54,17 +61,6 @@ def growth_factor(text: str) -> float:
     if value <= -1:
         raise argparse.ArgumentTypeError(f"a growth of {value:+.0%} leaves no workload; expected a factor above -1")
     return value
-
-
-def _where(resource: str | None, system: str | None) -> tuple[str, list]:
-    sql, params = " where true", []
-    if resource:
-        sql += " and resource_type = ?"
-        params.append(resource)
-    if system:
-        sql += " and system_name = ?"
-        params.append(system)
-    return sql, params
 
 
 def whatif_row(current_pct: float | None, threshold_pct: float | None, servers: int, growth: float) -> tuple:
@@ -91,10 +87,10 @@ def whatif_row(current_pct: float | None, threshold_pct: float | None, servers: 
 
 
 def forecast_rows(home: Home, resource: str | None, system: str | None, growth: float) -> tuple[list[str], list[tuple]]:
-    where, params = _where(resource, system)
+    sql, params = where({"resource_type = ?": resource, "system_name = ?": system})
     columns, rows = query_mart(
         home,
-        f"select {', '.join(FORECAST_COLUMNS)} from {FORECAST}{where} "
+        f"select {', '.join(FORECAST_COLUMNS)} from {FORECAST}{sql} "
         "order by crossing_date nulls last, resource_type, system_name, resource_name, shift",
         params,
     )
@@ -108,7 +104,7 @@ def forecast_rows(home: Home, resource: str | None, system: str | None, growth: 
 
 
 def cost_rows(home: Home, system: str | None) -> tuple[list[str], list[tuple]]:
-    where, params = _where(None, system)
+    sql, params = where({"system_name = ?": system})
     return query_mart(
         home,
         f"""select source, system_name, cast(period_start as date) as day,
@@ -116,7 +112,7 @@ def cost_rows(home: Home, system: str | None) -> tuple[list[str], list[tuple]]:
                    round(1000 * sum(busy_pct / 100 * cpu_count * period_s) / sum(transactions), 2) as cpu_ms_per_transaction,
                    round(max(etr_per_s), 3) as peak_etr_per_s,
                    round(sum(transactions) / sum(busy_pct / 100 * cpu_count * period_s), 3) as itr_per_cpu_s
-            from {COST}{where}
+            from {COST}{sql}
             group by source, system_name, cast(period_start as date)
             order by source, system_name, day""",
         params,
@@ -153,7 +149,7 @@ def print_report(args, out=None) -> int:
                 print(f"{args.config}: no finding: the listing follows every tuning rule that applies to it", file=sys.stderr)
                 return 0
         else:
-            home = Home.from_args(args)
+            home = home_of(args)
             if args.cost:
                 columns, rows = cost_rows(home, args.system)
             elif args.benchmarks:
@@ -175,15 +171,9 @@ def print_report(args, out=None) -> int:
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "capacity",
-        help="capacity forecast and what-if per resource, cost per transaction, benchmark comparison, config checks",
-        description="When each resource crosses its threshold at the current growth, and what a growth does to "
-        "utilization and response time (M/M/c); or the cost per transaction, the benchmark comparison, or "
-        "the tuning-rule findings for a parameter listing.",
-    )
+    p = subcommand(subparsers, "capacity", print_report, HELP, DESCRIPTION)
     p.add_argument("--resource", choices=RESOURCES, help="only this kind of resource")
-    p.add_argument("--system", help="only this system")
+    add_system_filter(p)
     p.add_argument("--growth", type=growth_factor, default=0.10,
                    help="what-if workload growth as a factor, e.g. 0.10 = +10%%, -0.15 = -15%% (default %(default)s)")
     view = p.add_mutually_exclusive_group()
@@ -191,5 +181,4 @@ def add_parser(subparsers) -> None:
     view.add_argument("--benchmarks", action="store_true", help="the site's benchmark runs beside the published results")
     view.add_argument("--config", metavar="LISTING",
                       help="check a parameter listing (CSV node,parameter,value,unit or a benchmark log) against the tuning rules")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
-    p.set_defaults(func=print_report)
+    add_format(p)

@@ -43,16 +43,19 @@ threshold on that date, the table format prints nothing to stdout, as ENFORM did
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import itertools
 import sys
 
-import duckdb
-
-from ingest.output import print_rows
+from ingest.cli_options import add_date, add_format, add_system_filter, home_of, subcommand
+from ingest.home import Home
 from ingest.reports._enform_format import Column, f_mask, i_mask, render_table, table_width, text_column
-from ingest.warehouse import Home, connect_serving
+from ingest.reports._marts import ReportError, print_machine_readable, query_mart, where
+
+# what `perfdb report --help` lists and `perfdb report threshold --help` explains
+HELP = "daily threshold report (every rule of the thresholds seed crossed on a date)"
+DESCRIPTION = """Processors whose shift values crossed a threshold on DATE, in the layout of the ENFORM threshold report,
+then the other crossings of that date (disc, line, network)."""
 
 MART = "marts.rpt_threshold_violations"
 EXCEPTIONS = "marts.rpt_threshold_exceptions"
@@ -76,62 +79,19 @@ FIGURE_1 = [
 COLUMNS = [Column(heading, width, render) for _, heading, render, width in FIGURE_1]
 
 
-class ReportError(Exception):
-    """The report cannot be produced; the message says why and what to run."""
-
-
-def iso_date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {text!r}") from None
-
-
-def query_mart(home: Home, sql: str, params: list) -> tuple[list[str], list[tuple]]:
-    """Runs a query on serving.duckdb (read-only); a missing warehouse or mart raises ReportError."""
-    try:
-        con = connect_serving(home)
-    except FileNotFoundError as e:
-        raise ReportError(str(e)) from None
-    try:
-        cur = con.execute(sql, params)
-        return [d[0] for d in cur.description], cur.fetchall()
-    except duckdb.CatalogException as e:
-        raise ReportError(
-            f"{home.serving_path}: {e.args[0].splitlines()[0]}; run `perfdb build` and `perfdb publish`"
-        ) from None
-    finally:
-        con.close()
-
-
-def print_machine_readable(columns: list[str], rows: list[tuple], fmt: str, out=None) -> None:
-    """CSV or JSON with the mart's column names; in CSV a list prints as its items joined by `;`."""
-    if fmt == "csv":
-        rows = [tuple(";".join(v) if isinstance(v, list) else v for v in row) for row in rows]
-    print_rows(columns, rows, fmt, out=out)
-
-
 def fetch(home: Home, date: dt.date, system: str | None) -> tuple[list[str], list[tuple]]:
     """The Figure 1 rows of one shift date."""
-    sql = f"select * from {MART} where shift_date = ?"
-    params: list = [date]
-    if system:
-        sql += " and system_name = ?"
-        params.append(system)
-    return query_mart(home, sql + " order by system_name, shift, cpu_num", params)
+    sql, params = where({"shift_date = ?": date, "system_name = ?": system})
+    return query_mart(home, f"select * from {MART}{sql} order by system_name, shift, cpu_num", params)
 
 
 def fetch_exceptions(home: Home, date: dt.date, system: str | None, *, other_than_cpu: bool = False):
     """The rows of the unified mart for one date: every domain, or all but the CPU rows Figure 1 prints."""
-    sql = f"select * from {EXCEPTIONS} where exception_date = ?"
-    params: list = [date]
-    if system:
-        sql += " and system_name = ?"
-        params.append(system)
-    if other_than_cpu:
-        sql += " and domain <> 'cpu'"
+    sql, params = where({
+        "exception_date = ?": date, "system_name = ?": system, "domain <> ?": "cpu" if other_than_cpu else None,
+    })
     order = " order by domain, system_name, interval_end, rule_id, entity, source_command"
-    return query_mart(home, sql + order, params)
+    return query_mart(home, f"select * from {EXCEPTIONS}{sql}{order}", params)
 
 
 def render(columns: list[str], rows: list[tuple]) -> list[str]:
@@ -255,17 +215,11 @@ def print_busiest_day(home: Home, fmt: str) -> int:
 
 
 def run(args) -> int:
-    return print_report(Home.from_args(args), args.date, args.format, args.system)
+    return print_report(home_of(args), args.date, args.format, args.system)
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "threshold",
-        help="daily threshold report (every rule of the thresholds seed crossed on a date)",
-        description="Processors whose shift values crossed a threshold on DATE, in the layout of the "
-        "ENFORM threshold report, then the other crossings of that date (disc, line, network).",
-    )
-    p.add_argument("--date", type=iso_date, required=True, help="shift date or interval date, YYYY-MM-DD")
-    p.add_argument("--system", help="only this system or host, e.g. '\\TAHITI'")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
-    p.set_defaults(func=run)
+    p = subcommand(subparsers, "threshold", run, HELP, DESCRIPTION)
+    add_date(p, "shift date or interval date")
+    add_system_filter(p, "\\TAHITI")
+    add_format(p)

@@ -24,9 +24,15 @@ from __future__ import annotations
 import datetime as dt
 import sys
 
+from ingest.cli_options import add_date_range, add_format, add_system_filter, home_of, subcommand
+from ingest.home import Home
 from ingest.reports._enform_format import Column, f_mask, render_table, table_width, zero_filled
-from ingest.reports.threshold import ReportError, iso_date, print_machine_readable, query_mart
-from ingest.warehouse import Home
+from ingest.reports._marts import ReportError, print_machine_readable, query_mart, where
+
+# what `perfdb report --help` lists and `perfdb report trend --help` explains
+HELP = "CPU trend report (the busiest hour of each day)"
+DESCRIPTION = """For each system and day, the hour with the longest CPU queue, in the layout of the ENFORM CPU trend
+report."""
 
 MART = "marts.rpt_cpu_trend"
 
@@ -44,18 +50,8 @@ FIGURE_2 = [
 
 
 def fetch(home: Home, date_from: dt.date | None, date_to: dt.date | None, system: str | None):
-    sql = f"select * from {MART} where true"
-    params: list = []
-    if date_from:
-        sql += " and trend_date >= ?"
-        params.append(date_from)
-    if date_to:
-        sql += " and trend_date <= ?"
-        params.append(date_to)
-    if system:
-        sql += " and system_name = ?"
-        params.append(system)
-    return query_mart(home, sql + " order by trend_date, system_name", params)
+    sql, params = where({"trend_date >= ?": date_from, "trend_date <= ?": date_to, "system_name = ?": system})
+    return query_mart(home, f"select * from {MART}{sql} order by trend_date, system_name", params)
 
 
 def dates_heading(first: dt.date, last: dt.date) -> str:
@@ -104,18 +100,11 @@ def print_report(home: Home, date_from, date_to, fmt: str, system: str | None = 
 
 
 def run(args) -> int:
-    return print_report(Home.from_args(args), args.date_from, args.date_to, args.format, args.system)
+    return print_report(home_of(args), args.date_from, args.date_to, args.format, args.system)
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "trend",
-        help="CPU trend report (the busiest hour of each day)",
-        description="For each system and day, the hour with the longest CPU queue, in the layout of the "
-        "ENFORM CPU trend report.",
-    )
-    p.add_argument("--from", dest="date_from", type=iso_date, help="first day, YYYY-MM-DD (default: the first day)")
-    p.add_argument("--to", dest="date_to", type=iso_date, help="last day, YYYY-MM-DD (default: the last day)")
-    p.add_argument("--system", help="only this system, e.g. '\\POS'")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
-    p.set_defaults(func=run)
+    p = subcommand(subparsers, "trend", run, HELP, DESCRIPTION)
+    add_date_range(p)
+    add_system_filter(p, "\\POS")
+    add_format(p)

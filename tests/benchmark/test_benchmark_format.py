@@ -17,10 +17,11 @@ import duckdb
 import jsonschema
 import pytest
 
-from ingest import cli, warehouse
+from ingest import pipeline
 from ingest.formats.benchmark import record
 from ingest.generate import benchmark as generate_benchmark
-from ingest.warehouse import Home
+from ingest.home import Home
+from ingest.warehouse import database, loading
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((REPO / "ingest/formats/benchmark/schema/benchmark-run.v1.json").read_text())
@@ -73,9 +74,9 @@ def ingest(tmp_path: Path, name: str, text: str, format_name: str | None = None)
     home = Home(tmp_path / "home").create()
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    con = warehouse.connect(home)
+    con = database.connect(home)
     try:
-        result = warehouse.ingest_file(con, path, format_name=format_name)
+        result = loading.ingest_file(con, path, format_name=format_name)
         runs = []
         if result.rows_loaded:
             cur = con.execute("select * from raw.benchmark_runs order by record_ordinal")
@@ -256,7 +257,7 @@ def test_generator_is_deterministic_and_its_files_load_cleanly(tmp_path):
     assert all(a.read_bytes() == b.read_bytes() for a, b in zip(first, second))
 
     home = Home(tmp_path / "home").create()
-    results = cli.ingest_paths(home, [tmp_path / "a"], quiet=True)
+    results = pipeline.ingest_paths(home, [tmp_path / "a"])
     assert all(r.status == "loaded" for r in results), [m for r in results for m in r.messages]
     con = duckdb.connect(str(home.db_path), read_only=True)
     try:

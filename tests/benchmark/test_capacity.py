@@ -21,9 +21,10 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from ingest import cli, dbt_runner, warehouse
+from ingest import cli, dbt_runner
 from ingest.capacity import config_checks, queueing, sizing
-from ingest.warehouse import Home
+from ingest.home import Home
+from ingest.warehouse import serving
 
 REPO = Path(__file__).resolve().parents[2]
 PARAMETERS_000 = REPO / "dbt_project/seeds/reference/reference_parameters_000_appc_tuning.csv"
@@ -262,7 +263,7 @@ def test_forecast_with_too_little_history_says_so(forecast):
 # -- marts and the report on the shared demo warehouse -------------------------------------------------------------
 
 def query(home: Home, sql: str) -> list[dict]:
-    con = warehouse.connect_serving(home)
+    con = serving.connect_serving(home)
     try:
         cur = con.execute(sql)
         columns = [d[0] for d in cur.description]

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import warehouse
 from ingest.capacity import sizing
+from ingest.warehouse import serving
 
 REPO = Path(__file__).resolve().parents[2]
 REFERENCE = REPO / "dbt_project/seeds/reference"
@@ -174,7 +174,7 @@ def test_known_exceptions_are_the_rows_the_notes_flag():
 
 @pytest.mark.slow
 def test_dbt_relation_checks_hold_except_the_known_exceptions(demo_home):
-    con = warehouse.connect_serving(demo_home)
+    con = serving.connect_serving(demo_home)
     try:
         summary = {row[0]: row[1:] for row in con.execute(
             "select relation, count(*), count(*) filter (where holds), count(*) filter (where is_known_exception), "

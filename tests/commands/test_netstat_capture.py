@@ -8,11 +8,11 @@ import duckdb
 import pytest
 
 from command_helpers import FIXTURES, parse_file
-from ingest import cli
+from ingest import pipeline
 from ingest.formats import capture
 from ingest.formats.base import FormatError
 from ingest.generate.commands import netstat_s_log
-from ingest.warehouse import Home
+from ingest.home import Home
 
 LINUX = FIXTURES / "linux"
 REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.txt").read_text()
@@ -104,8 +104,8 @@ def test_loader_accounting_rejects_and_idempotent_reingest(tmp_path):
         "# captured: 2026-01-05T10:00:00 host: web01\n" + REAL_S
         + "# captured: 2026-01-05T10:05:00 host: web01\n" + garbage
     )
-    (first,) = cli.ingest_paths(home, [f], quiet=True)
-    (again,) = cli.ingest_paths(home, [f], quiet=True)
+    (first,) = pipeline.ingest_paths(home, [f])
+    (again,) = pipeline.ingest_paths(home, [f])
     # records are captures: 2 read = 1 loaded + 1 rejected; rows are 1 capture + 54 labels + 54 values
     assert (first.status, first.records_read, first.records_loaded, first.rows_loaded, first.rows_rejected) == (
         "loaded_with_rejects", 2, 1, 1 + 54 + 54, 1)
@@ -123,7 +123,7 @@ def test_a_long_log_lands_as_captures_labels_and_values_that_join_back_to_the_te
     home = Home(tmp_path / "home").create()
     # 3,000 captures: about 5.4 MB, so two read blocks, several batches and the bulk path
     log = netstat_s_log(home.landing / "web01_netstat-s.log", 3000, seed=5)
-    (result,) = cli.ingest_paths(home, [log], quiet=True)
+    (result,) = pipeline.ingest_paths(home, [log])
     assert (result.status, result.records_read, result.records_loaded) == ("loaded", 3000, 3000)
     con = duckdb.connect(str(home.db_path), read_only=True)
     captures, values, counted = con.execute(

@@ -11,9 +11,9 @@ import duckdb
 import pytest
 
 from command_helpers import FIXTURES, parse_file
-from ingest import cli, dbt_runner
+from ingest import dbt_runner, pipeline
 from ingest.generate import commands
-from ingest.warehouse import Home
+from ingest.home import Home
 
 LINUX = FIXTURES / "linux"
 REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.txt").read_text()
@@ -55,9 +55,9 @@ def network_home(tmp_path_factory) -> Home:
     )
     for name in ("vse/vse1_console.txt", "vtam/zos1_syslog_bfruse.txt", "zos/zos1_netstat_stats.txt"):
         shutil.copy(FIXTURES / name, land / name.split("/")[1])
-    first = cli.ingest_paths(home, [land], quiet=True)
+    first = pipeline.ingest_paths(home, [land])
     assert all(r.ok for r in first), [m for r in first for m in r.messages]
-    again = cli.ingest_paths(home, [land], quiet=True)
+    again = pipeline.ingest_paths(home, [land])
     assert {r.status for r in again} == {"duplicate"}
     assert dbt_runner.run_dbt(home, ["build", "--select", *NETWORK_MODELS], quiet=True) == 0
     return home

@@ -17,8 +17,9 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from ingest import cli, dbt_runner, warehouse
-from ingest.warehouse import Home
+from ingest import cli, dbt_runner, pipeline
+from ingest.home import Home
+from ingest.warehouse import database, serving
 
 # the MEASURE lineage (sources, seeds, all my models) and the unified threshold mart the report reads
 MY_MODELS = "+path:models/marts/capacity_measure +rpt_threshold_exceptions"
@@ -237,7 +238,7 @@ def discopen_rows() -> list[dict]:
 
 
 def write_raw(home: Home, tables: dict[str, list[dict]]) -> None:
-    con = warehouse.connect(home)
+    con = database.connect(home)
     try:
         for name, rows in tables.items():
             batch = pa.Table.from_pylist([{**row, "record_ordinal": i} for i, row in enumerate(rows)])
@@ -261,9 +262,9 @@ def home(tmp_path_factory) -> Home:
     })
     unparsed = home.landing / "meascom-unparsed.txt"  # MEASCOM text perfdb keeps verbatim, through the real ingest
     unparsed.write_text(UNPARSED_TERMINAL + (MEASCOM_FIXTURES / "system_rate_on.txt").read_text())
-    assert [r.status for r in cli.ingest_paths(home, [unparsed], quiet=True)] == ["loaded"]
+    assert [r.status for r in pipeline.ingest_paths(home, [unparsed])] == ["loaded"]
     assert dbt_runner.build(home, select=MY_MODELS, quiet=True) == 0, "dbt build failed (see stderr)"
-    warehouse.publish(home)
+    serving.publish(home)
     return home
 
 
@@ -585,7 +586,7 @@ def test_staging_works_before_any_measure_file_was_ingested(home, tmp_path):
     hook = next(r["compiled_code"] for r in results
                 if r["unique_id"].startswith("operation.") and "raw.measure_cpu" in r["compiled_code"])
     empty = Home(tmp_path / "empty").create()
-    con = warehouse.connect(empty)
+    con = database.connect(empty)
     try:
         con.execute(hook)
         for entity in ("cpu", "process", "disc", "line", "userdef", "file", "discopen"):

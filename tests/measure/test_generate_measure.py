@@ -10,9 +10,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from ingest import cli, warehouse
+from ingest import cli
 from ingest.formats.measure.meascom_labels import BUSY, INC, KNOWN_KINDS, MAX, QUEUE, RESP, RESP_COUNTS, SNAP
 from ingest.generate import measure
+from ingest.warehouse import database, loading, serving
 from ingest.generate._measure_model import (
     ENTITY_COLUMNS,
     HEADER_COLUMNS,
@@ -21,7 +22,7 @@ from ingest.generate._measure_model import (
     MeasureModel,
     SystemSpec,
 )
-from ingest.warehouse import Home
+from ingest.home import Home
 
 SMALL = SystemSpec("\\TEST1", cpus=3, start=dt.date(2026, 1, 5), days=2, processes=12, discs=3, lines=1, seed=7)
 PROD1 = replace(measure.DEMO_SYSTEMS[0], seed=1986)  # 8 CPUs, 60 days from Monday 2026-01-05
@@ -219,8 +220,8 @@ def test_three_forms_land_as_the_same_rows(tmp_path):
     spec = replace(SMALL, days=1)
     files = measure.generate(spec, tmp_path / "gen", measure.FORMS)
     home = Home(tmp_path / "home").create()
-    con = warehouse.connect(home)
-    results = [warehouse.ingest_file(con, f) for f in files]
+    con = database.connect(home)
+    results = [loading.ingest_file(con, f) for f in files]
     assert [(r.path.name, r.status) for r in results if r.status != "loaded"] == []
     assert {r.format for r in results} == {"measure.csv", "measure.binary", "measure.meascom"}
 
@@ -325,7 +326,7 @@ def test_demo_spreads_the_forms_over_the_days(demo_home):
 
 @pytest.mark.slow
 def test_demo_loads_every_record_it_generates(demo_home):
-    con = warehouse.connect_serving(demo_home)
+    con = serving.connect_serving(demo_home)
     loaded = con.execute(
         "select status, count(*) from raw.ingest_files where path like '%/landing/measure/%' group by all"
     ).fetchall()

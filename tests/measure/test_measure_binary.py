@@ -8,11 +8,11 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from ingest import warehouse
 from ingest.formats import registry
 from ingest.formats.base import ParseContext
 from ingest.formats.measure import binary_records, ddl, normalize
-from ingest.warehouse import Home
+from ingest.home import Home
+from ingest.warehouse import database, loading
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "measure"
 T0 = datetime(1997, 2, 7, 12, 3, 32)
@@ -69,8 +69,8 @@ def full_record(table: str, k: int = 0) -> dict:
 
 def ingest(tmp_path: Path, path: Path, **options):
     home = Home(tmp_path / "home").create()
-    con = warehouse.connect(home)
-    return con, warehouse.ingest_file(con, path, options=options)
+    con = database.connect(home)
+    return con, loading.ingest_file(con, path, options=options)
 
 
 def rows(con, sql: str) -> list[dict]:

@@ -7,20 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from ingest import warehouse
 from ingest.formats import registry
 from ingest.formats.base import ParseContext
 from ingest.formats.measure import csv_records, normalize
 from ingest.formats.measure.ddl import snake
-from ingest.warehouse import Home
+from ingest.home import Home
+from ingest.warehouse import database, loading
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "measure"
 
 
 def ingest(tmp_path: Path, path: Path):
     home = Home(tmp_path / "home").create()
-    con = warehouse.connect(home)
-    return con, warehouse.ingest_file(con, path)
+    con = database.connect(home)
+    return con, loading.ingest_file(con, path)
 
 
 def rows(con, sql: str) -> list[dict]:
@@ -130,7 +130,7 @@ def test_empty_file_and_header_only_file(tmp_path):
     assert (result.status, result.error) == ("rejected", "empty file: expected at least one record (at start of file)")
     header_only = tmp_path / "cpu_header.csv"
     header_only.write_text("system-name;cpu-num;from-timestamp;to-timestamp;delta-time;cpu-busy-time")
-    result = warehouse.ingest_file(con, header_only)
+    result = loading.ingest_file(con, header_only)
     assert (result.status, result.format, result.records_read, result.rows_loaded) == ("loaded", "measure.csv", 0, 0)
 
 
@@ -183,8 +183,8 @@ def test_written_csv_reads_back_the_same_records(tmp_path):
         assert header.startswith("system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,os-version,pin,")
         assert header.endswith(",max-value,value")
         home = Home(tmp_path / f"home{julian_timestamps}").create()
-        con = warehouse.connect(home)
-        assert warehouse.ingest_file(con, path).rows_loaded == 3
+        con = database.connect(home)
+        assert loading.ingest_file(con, path).rows_loaded == 3
         got = rows(con, "select * from raw.measure_userdef order by record_ordinal")
         for want, row in zip(records, got):
             assert {k: row[k] for k in want} == want

@@ -6,8 +6,8 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from ingest import cli, dbt_runner
-from ingest.warehouse import Home
+from ingest import cli, dbt_runner, pipeline
+from ingest.home import Home
 
 COLUMNS = ("busy_pct", "ibusy_pct", "qlen", "mqlen", "swaps_per_s")
 # MEASCOM RATE ON prints busy % and queue lengths with two decimals and rates with two decimals
@@ -27,7 +27,7 @@ def hourly_by_form(tmp_path_factory):
     tables = {}
     for form in ("csv", "binary", "meascom"):
         home = Home(root / f"home_{form}").create()
-        results = cli.ingest_paths(home, [out / form], quiet=True)
+        results = pipeline.ingest_paths(home, [out / form])
         assert results and all(r.status == "loaded" for r in results), [m for r in results for m in r.messages]
         assert dbt_runner.run_dbt(home, ["build", "--select", "+int_cpu__hourly", "--exclude-resource-type", "test"], quiet=True) == 0
         with duckdb.connect(str(home.db_path), read_only=True) as con:

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from ingest import warehouse
 from ingest.formats import registry
 from ingest.formats.base import FormatError, ParseContext
 from ingest.formats.measure import meascom_report
 from ingest.formats.measure.meascom_labels import BUSY, INC, LAYOUTS, MAX, QUEUE, RESP, RESP_COUNTS, SNAP, column_of
 from ingest.formats.measure.meascom_report import PARSER
 from ingest.formats.measure.meascom_writer import display, write_report
-from ingest.warehouse import Home
+from ingest.home import Home
+from ingest.warehouse import database, loading
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "measure" / "meascom"
 HEADER_NULLS = {"loadid": None, "error": None, "os_version": None}
@@ -281,9 +281,9 @@ def test_a_mangled_duration_rejects_the_block(tmp_path):
 def test_ingest_names_file_and_line_and_keeps_accounts(tmp_path):
     path = write(tmp_path, _three_entities().replace("Dispatches 48.13", "Dispatches 48.1x3"), "tahiti.txt")
     home = Home(tmp_path / "home").create()
-    con = warehouse.connect(home)
+    con = database.connect(home)
     try:
-        result = warehouse.ingest_file(con, path)
+        result = loading.ingest_file(con, path)
         assert (result.status, result.format) == ("loaded_with_rejects", "measure.meascom")
         assert (result.records_read, result.rows_loaded, result.rows_rejected, result.rows_skipped) == (3, 2, 1, 0)
         assert result.messages == [

@@ -8,9 +8,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest import cli, warehouse
+from ingest import pipeline
 from ingest.generate import smf as gen
-from ingest.warehouse import Home
+from ingest.home import Home
+from ingest.warehouse import database, loading
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 
@@ -29,12 +30,12 @@ def home(tmp_path) -> Home:
     return Home(tmp_path / "home").create()
 
 
-def ingest(home: Home, name: str, data: bytes, **kw) -> warehouse.FileResult:
+def ingest(home: Home, name: str, data: bytes, **kw) -> database.FileResult:
     path = home.landing / name
     path.write_bytes(data)
-    con = warehouse.connect(home)
+    con = database.connect(home)
     try:
-        return warehouse.ingest_file(con, path, **kw)
+        return loading.ingest_file(con, path, **kw)
     finally:
         con.close()
 
@@ -91,8 +92,8 @@ def test_a_file_that_is_not_smf_at_all(home):
 def test_generated_dumps_load_once_and_count_what_the_plan_wrote(home):
     day = dt.date(2026, 1, 7)
     paths = gen.generate(home.landing, ["SYSA", "SYSB"], day, 1, seed=11, forms={"SYSA": "vb", "SYSB": "vbs"})
-    results = cli.ingest_paths(home, paths, quiet=True)
-    again = cli.ingest_paths(home, paths, quiet=True)
+    results = pipeline.ingest_paths(home, paths)
+    again = pipeline.ingest_paths(home, paths)
     assert [r.status for r in results] == ["loaded", "loaded"] and [r.status for r in again] == ["duplicate"] * 2
     plans = [gen.plan_day(sid, day, seed=11) for sid in ("SYSA", "SYSB")]
     assert query(home, "select count(*) from raw.smf70_cpu") == [(sum(len(iv.cpus) for p in plans for iv in p.rmf),)]

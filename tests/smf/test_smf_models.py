@@ -11,9 +11,10 @@ import duckdb
 import pytest
 
 from conftest import DEMO_SEED  # the seed the shared demo warehouse is generated with
-from ingest import cli, dbt_runner, warehouse
+from ingest import dbt_runner, pipeline
 from ingest.generate import smf as gen
-from ingest.warehouse import Home
+from ingest.home import Home
+from ingest.warehouse import serving
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 DAY = dt.date(2026, 1, 6)  # a Tuesday of the demo period
@@ -36,7 +37,7 @@ def fixture_home(tmp_path_factory) -> Home:
     """Fixtures 1 and 2 in a warehouse of their own, built with the models that read them."""
     home = Home(tmp_path_factory.mktemp("smf_models")).create()
     (home.landing / "fixtures.smf").write_bytes(load_hex("fixture1_smf70_1_two_cps.hex") + load_hex("fixture2_smf119_70_ftp_stor.hex"))
-    assert [r.status for r in cli.ingest_paths(home, [home.landing], quiet=True)] == ["loaded"]
+    assert [r.status for r in pipeline.ingest_paths(home, [home.landing])] == ["loaded"]
     assert dbt_runner.build(home, select=FIXTURE_MARTS, quiet=True) == 0
     return home
 
@@ -88,7 +89,7 @@ def test_fixture2_ftp_rate_beside_seed_004(fixture_db):
 
 @pytest.fixture(scope="module")
 def serving(demo_home):
-    con = warehouse.connect_serving(demo_home)
+    con = serving.connect_serving(demo_home)
     yield con
     con.close()
 

@@ -25,7 +25,7 @@ import pytest
 import requests
 
 from ingest import serve
-from ingest.warehouse import Home
+from ingest.home import Home
 
 START_TIMEOUT_S = 300  # migrations + import on a busy 2-core machine
 _stack: "SupersetStack | None" = None

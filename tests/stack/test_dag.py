@@ -27,7 +27,7 @@ import duckdb
 import pytest
 
 from ingest.generate.measure import SystemSpec, generate
-from ingest.warehouse import Home
+from ingest.home import Home
 
 REPO = Path(__file__).resolve().parents[2]
 DAG_ID = "perfdb_nightly"

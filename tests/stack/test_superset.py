@@ -19,7 +19,8 @@ import pytest
 import yaml
 
 import superset_stack
-from ingest import serve, warehouse
+from ingest import serve
+from ingest.warehouse import serving
 
 BUNDLE = serve.DASHBOARDS
 TEMPORAL = 2  # GenericDataType.TEMPORAL in Superset's coltypes
@@ -51,7 +52,7 @@ def bundle_files(folder: str) -> list[dict]:
 
 
 def serving_rows(home, sql: str) -> list[tuple]:
-    con = warehouse.connect_serving(home)
+    con = serving.connect_serving(home)
     try:
         return con.execute(sql).fetchall()
     finally:
@@ -341,14 +342,14 @@ def test_publishing_a_new_warehouse_while_superset_runs_shows_the_new_data(super
         con.close()
         assert added > 0
 
-        warehouse.publish(home)  # atomic rename over the file Superset reads
+        serving.publish(home)  # atomic rename over the file Superset reads
         assert exceptions_shown() == before + added
         r = sqllab(api, perfdb_database["id"], "select count(*) as n from marts.rpt_threshold_exceptions")
         assert r.json()["data"] == [{"n": before + added}]
     finally:
         shutil.copyfile(original, home.db_path)
         original.unlink()
-        warehouse.publish(home)
+        serving.publish(home)
     assert exceptions_shown() == before
 
 

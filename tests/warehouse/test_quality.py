@@ -14,7 +14,7 @@ import shutil
 import duckdb
 import pytest
 
-from ingest.warehouse import Home
+from ingest.home import Home
 from quality import gx_validation, runner
 from quality.report import QUERY_CHECK
 from quality.suite import check_id

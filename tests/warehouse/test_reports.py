@@ -18,9 +18,9 @@ import pyarrow as pa
 import pytest
 
 from ingest import cli
+from ingest.home import Home
 from ingest.reports import _enform_format as enform_format
 from ingest.reports import threshold
-from ingest.warehouse import Home
 
 T = dt.time
 FIG1_DATE = dt.date(1986, 5, 8)

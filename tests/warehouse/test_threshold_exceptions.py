@@ -15,8 +15,9 @@ import json
 
 import pytest
 
-from ingest import cli, warehouse
+from ingest import cli
 from ingest.generate import commands
+from ingest.warehouse import serving
 
 pytestmark = pytest.mark.slow
 
@@ -29,7 +30,7 @@ FIGURE_9 = {"qlen_max": ("CPU-T1", 2), "qlen_spread_across_hours": ("CPU-T2", 1)
 @pytest.fixture(scope="module")
 def db(demo_home):
     # the report's own connection settings: DuckDB refuses a second, differently configured one in-process
-    con = warehouse.connect_serving(demo_home)
+    con = serving.connect_serving(demo_home)
     yield con
     con.close()
 

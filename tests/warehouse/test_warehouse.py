@@ -8,8 +8,9 @@ import sys
 
 import duckdb
 
-from ingest import cli, warehouse
-from ingest.warehouse import Home
+from ingest import cli, pipeline
+from ingest.home import Home
+from ingest.warehouse import database, loading, serving
 
 CSV_HEADER = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,cpu-busy-time,cpu-qtime,swaps,intr-busy-time\n"
 # 2026-01-05 10:00 local = Julian 212 ... computed as 1970 epoch offset + seconds
@@ -27,7 +28,7 @@ def _count(home: Home, table: str) -> int:
 
 
 def _ingest(home: Home, *paths):
-    return cli.ingest_paths(home, list(paths), quiet=True)
+    return pipeline.ingest_paths(home, list(paths))
 
 
 def test_manifest_idempotent_and_accounted(tmp_path):
@@ -97,15 +98,15 @@ print(duckdb.connect(sys.argv[1], read_only=True).execute("select v from raw.mar
 
 def test_publish_is_atomic_for_open_readers(tmp_path):
     home = Home(tmp_path / "home").create()
-    con = warehouse.connect(home)
+    con = database.connect(home)
     con.execute("create table raw.marker as select 1 as v")
     con.close()
-    warehouse.publish(home)
-    reader = warehouse.connect_serving(home)
-    con = warehouse.connect(home)
+    serving.publish(home)
+    reader = serving.connect_serving(home)
+    con = database.connect(home)
     con.execute("update raw.marker set v = 2")
     con.close()
-    warehouse.publish(home)
+    serving.publish(home)
     # the open reader keeps the file it opened; a new reader (another process, as Superset's would be:
     # within one process DuckDB reuses the instance already open on that path) sees the new one
     assert reader.execute("select v from raw.marker").fetchall() == [(1,)]
@@ -118,9 +119,9 @@ def test_publish_is_atomic_for_open_readers(tmp_path):
 
 def test_serving_has_no_external_access(tmp_path):
     home = Home(tmp_path / "home").create()
-    warehouse.connect(home).close()
-    warehouse.publish(home)
-    con = warehouse.connect_serving(home)
+    database.connect(home).close()
+    serving.publish(home)
+    con = serving.connect_serving(home)
     for sql in ("select * from read_csv('/etc/passwd')", "create table raw.x as select 1"):
         try:
             con.execute(sql)
@@ -158,8 +159,8 @@ def test_large_files_are_staged_as_parquet_with_the_same_result(tmp_path, monkey
     """Past HELD_BYTES a file's batches go through Parquet parts (bounded memory); the rows are the same."""
     rows = CSV_HEADER + "".join(_csv_row(cpu, 1_000 * cpu) for cpu in range(16))
     loaded = {}
-    for spill in (warehouse.HELD_BYTES, 0):
-        monkeypatch.setattr(warehouse, "HELD_BYTES", spill)
+    for spill in (loading.HELD_BYTES, 0):
+        monkeypatch.setattr(loading, "HELD_BYTES", spill)
         home = Home(tmp_path / f"home_{spill}").create()
         f = home.landing / "cpu.csv"
         f.write_text(rows)

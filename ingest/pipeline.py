@@ -1,0 +1,177 @@
+"""ingest -> build -> check -> publish, written once: ``perfdb run``, ``perfdb demo`` and the tests' shared
+warehouse all go through ``run`` (the demo through ``demo``, which first writes every generator's demo data).
+
+    result = pipeline.run(home)
+    result.steps == [Step("ingest", "passed", "195 files: 195 loaded, 0 with rejects, ..."),
+                     Step("build", "passed", "dbt build: 299 nodes (205 pass, 94 success) in 8 s"),
+                     Step("check", "passed", "21 suites validated, 0 skipped, 228 expectations, 0 failed"),
+                     Step("publish", "passed", "published /srv/perfdb_home/warehouse/serving.duckdb")]
+
+Nothing is printed here (dbt's own output aside, unless ``quiet``): each caller tells the steps its own way,
+as they finish (``on_step``) or from the result. ``serving.duckdb`` is replaced only when the build and the
+checks passed (or the checks were skipped); files with rejects do not stop a run unless
+``stop_on_rejects`` (the demo's data must load cleanly).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from ingest import dbt_runner
+from ingest.home import Home
+from ingest.plugins import GENERATORS, public_modules
+from ingest.warehouse.database import FileResult, connect
+from ingest.warehouse.loading import ingest_files, iter_input_files
+from ingest.warehouse.serving import publish
+
+if TYPE_CHECKING:
+    from quality.report import RunReport
+
+PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
+
+
+@dataclass
+class Step:
+    name: str  # generate (demo only) | ingest | build | check | publish
+    status: str  # passed | failed | skipped
+    summary: str  # one line: what the step did, or that it failed
+    problems: list[str] = field(default_factory=list)  # why it failed: rejected files, failed expectations
+
+
+@dataclass
+class PipelineResult:
+    steps: list[Step] = field(default_factory=list)  # the steps that ran, in order
+    files: list[FileResult] = field(default_factory=list)  # the ingest step's, one per file
+    validation: RunReport | None = None  # the check step's
+    generated: list[Path] = field(default_factory=list)  # the demo's files, written into landing/
+
+    @property
+    def ok(self) -> bool:
+        return all(step.status != FAILED for step in self.steps)
+
+    @property
+    def failed(self) -> Step | None:
+        return next((step for step in self.steps if step.status == FAILED), None)
+
+    def step(self, name: str) -> Step | None:
+        return next((step for step in self.steps if step.name == name), None)
+
+
+OnStep = Callable[[Step, PipelineResult], None]
+OnFile = Callable[[int, int, FileResult], None]  # (files done, files in all, the file's result)
+
+
+# -- ingest ------------------------------------------------------------------------------------------
+
+def ingest_options(home: Home, ddl: list[str] | None = None) -> dict:
+    """Options every parser may read: user DDL files (--ddl) and the home's ddl/ folder."""
+    return {"ddl_paths": [Path(p) for p in ddl or []], "home_ddl_dir": home.root / "ddl"}
+
+
+def ingest_paths(home: Home, paths: list[Path], *, format_name: str | None = None, options: dict | None = None,
+                 on_file: OnFile | None = None) -> list[FileResult]:
+    """Every file named or below a folder named, each all or nothing; a missing path raises FileNotFoundError
+    before anything loads."""
+    files = iter_input_files(paths)
+    options = options if options is not None else ingest_options(home)
+    con = connect(home)
+    results: list[FileResult] = []
+    try:
+        for result in ingest_files(con, files, format_name=format_name, options=options):
+            results.append(result)
+            if on_file is not None:
+                on_file(len(results), len(files), result)
+    finally:
+        con.close()
+    return results
+
+
+def ingest_summary(results: list[FileResult]) -> dict:
+    """What ``perfdb --json ingest`` prints: counts by status, records and rows, and every file's result."""
+    return {
+        "files": len(results),
+        "loaded": sum(r.status == "loaded" for r in results),
+        "duplicates": sum(r.status == "duplicate" for r in results),
+        "with_rejects": sum(r.status == "loaded_with_rejects" for r in results),
+        "rejected": sum(r.status == "rejected" for r in results),
+        "failed": sum(r.status == "failed" for r in results),
+        "records_read": sum(r.records_read for r in results),
+        "records_loaded": sum(r.records_loaded for r in results),
+        "rows_loaded": sum(r.rows_loaded for r in results),
+        "rows_rejected": sum(r.rows_rejected for r in results),
+        "rows_skipped": sum(r.rows_skipped for r in results),
+        "results": [
+            {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(r).items()} for r in results
+        ],
+    }
+
+
+def ingest_line(summary: dict) -> str:
+    return (
+        f"{summary['files']} files: {summary['loaded']} loaded, {summary['with_rejects']} with rejects, "
+        f"{summary['rejected']} rejected, {summary['failed']} failed, {summary['duplicates']} already ingested; "
+        f"{summary['rows_loaded']} rows loaded, {summary['rows_rejected']} rejected, {summary['rows_skipped']} skipped"
+    )
+
+
+# -- the pipeline ------------------------------------------------------------------------------------
+
+def run(home: Home, *, check: bool = True, stop_on_rejects: bool = False, quiet: bool = False,
+        on_file: OnFile | None = None, on_step: OnStep | None = None,
+        result: PipelineResult | None = None) -> PipelineResult:
+    """Ingest landing/, build, check (unless ``check`` is False), publish; ``quiet`` keeps dbt's output back
+    (it is printed on stderr when the build fails). Steps after a failed build or check do not run."""
+    result = result if result is not None else PipelineResult()
+
+    def done(step: Step) -> bool:
+        return _done(result, step, on_step)
+
+    result.files = ingest_paths(home, [home.landing], on_file=on_file)
+    rejected = [m for r in result.files if not r.ok for m in r.messages]
+    ingested = done(Step("ingest", FAILED if rejected else PASSED, ingest_line(ingest_summary(result.files)), rejected))
+    if not ingested and stop_on_rejects:
+        return result
+    if dbt_runner.build(home, quiet=quiet) != 0:
+        done(Step("build", FAILED, "dbt build failed"))
+        return result
+    done(Step("build", PASSED, dbt_runner.last_run_summary(home)))
+    if check:
+        from quality.runner import validate_warehouse  # Great Expectations is heavy: imported only to check
+
+        report = result.validation = validate_warehouse(home)
+        problems = ([report.error] if report.error else []) + [o.headline() for o in report.failures]
+        summary = (f"{len(report.suites_validated)} suites validated, {len(report.skipped)} skipped, "
+                   f"{len(report.outcomes)} expectations, {len(report.failures)} failed")
+        if not done(Step("check", FAILED if problems else PASSED, summary, problems)):
+            return result
+    else:
+        done(Step("check", SKIPPED, "checks skipped"))
+    done(Step("publish", PASSED, f"published {publish(home)}"))
+    return result
+
+
+def _done(result: PipelineResult, step: Step, on_step: OnStep | None) -> bool:
+    """The step recorded and told to the caller; False when it failed."""
+    result.steps.append(step)
+    if on_step is not None:
+        on_step(step, result)
+    return step.status != FAILED
+
+
+def write_demo_landing(home: Home, seed: int) -> list[Path]:
+    """Every generator that offers a demo data set writes it into landing/."""
+    written: list[Path] = []
+    for module in public_modules(GENERATORS):
+        demo_data = getattr(module, "demo", None)
+        if demo_data is not None:
+            written.extend(demo_data(home, seed=seed))
+    return written
+
+
+def demo(home: Home, seed: int, *, check: bool = True, on_step: OnStep | None = None) -> PipelineResult:
+    """The demo data set generated into landing/, then ``run``, stopping at the first rejected file."""
+    result = PipelineResult(generated=write_demo_landing(home, seed))
+    _done(result, Step("generate", PASSED, f"generated {len(result.generated)} demo files in {home.landing}"), on_step)
+    return run(home, check=check, stop_on_rejects=True, quiet=True, on_step=on_step, result=result)

@@ -1,0 +1,182 @@
+"""The writable database, ``warehouse/perfdb.duckdb``: opening it, its manifest and its rejects.
+
+Every file ingest reads gets one row in ``raw.ingest_files`` (keyed by sha256, so the same bytes never
+load twice) and each bad record one row in ``raw.rejects``; ``remove_files`` takes a file back out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from ingest.formats.base import Parser, Reject
+from ingest.home import Home
+
+MANIFEST_DDL = """
+create schema if not exists raw;
+create schema if not exists audit;
+create sequence if not exists raw.ingest_file_id_seq start 1;
+create table if not exists raw.ingest_files (
+    file_id bigint primary key,
+    sha256 varchar not null unique,
+    path varchar not null,
+    file_name varchar not null,
+    size_bytes bigint not null,
+    format varchar,
+    parser_version varchar,
+    records_read bigint not null,
+    records_loaded bigint not null,   -- records read = records loaded + rows rejected + rows skipped
+    rows_loaded bigint not null,
+    rows_rejected bigint not null,
+    rows_skipped bigint not null,
+    status varchar not null,          -- loaded | loaded_with_rejects | rejected | failed
+    error varchar,
+    ingested_at timestamp not null default current_timestamp,
+);
+create table if not exists raw.rejects (
+    file_id bigint not null,
+    path varchar not null,
+    byte_offset bigint,
+    line_number bigint,
+    record_ordinal bigint,
+    reason varchar not null,
+    raw_bytes blob,
+    rejected_at timestamp not null default current_timestamp,
+);
+"""
+
+
+@dataclass
+class FileResult:
+    path: Path
+    status: str  # loaded | loaded_with_rejects | rejected | failed | duplicate
+    format: str | None = None
+    records_read: int = 0
+    records_loaded: int = 0  # equals rows_loaded unless a parser's record spans several rows (Batch.records)
+    rows_loaded: int = 0
+    rows_rejected: int = 0
+    rows_skipped: int = 0
+    error: str | None = None
+    messages: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("loaded", "duplicate")
+
+
+def writer_config() -> dict:
+    # DuckDB's default memory limit is 80 % of RAM; ingest streams, so a bounded buffer pool keeps the
+    # peak memory of a large file flat (DuckDB spills and evicts instead of caching everything).
+    return {"memory_limit": os.environ.get("PERFDB_MEMORY_LIMIT", "512MB")}
+
+
+def connect(home: Home) -> duckdb.DuckDBPyConnection:
+    """The read-write connection of ingest and remove: the home is created, the manifest exists."""
+    home.create()
+    con = duckdb.connect(str(home.db_path), config=writer_config())
+    con.execute(MANIFEST_DDL)
+    return con
+
+
+def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> tuple | None:
+    """First row or None. fetchall, not fetchone: DuckDB 2 refuses new work on a connection whose
+    previous result was not read to the end."""
+    rows = con.execute(sql, params or []).fetchall()
+    return rows[0] if rows else None
+
+
+def sha256_of(path: Path) -> tuple[str, int]:
+    h = hashlib.sha256()
+    size = 0
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+            size += len(chunk)
+    return h.hexdigest(), size
+
+
+def next_file_id(con: duckdb.DuckDBPyConnection) -> int:
+    return first_row(con, "select nextval('raw.ingest_file_id_seq')")[0]
+
+
+def record_file(con, file_id: int, sha: str, path: Path, size: int, result: FileResult, parser: Parser | None,
+                rejects: list[Reject]) -> None:
+    """A file's rejects and its manifest row, inside the caller's transaction."""
+    if rejects:
+        table = pa.table(
+            {
+                "file_id": pa.array([file_id] * len(rejects), pa.int64()),
+                "path": pa.array([str(path)] * len(rejects), pa.string()),
+                "byte_offset": pa.array([r.offset for r in rejects], pa.int64()),
+                "line_number": pa.array([r.line for r in rejects], pa.int64()),
+                "record_ordinal": pa.array([r.record_ordinal for r in rejects], pa.int64()),
+                "reason": pa.array([r.reason for r in rejects], pa.string()),
+                "raw_bytes": pa.array([r.raw for r in rejects], pa.binary()),
+            }
+        )
+        con.register("_perfdb_rejects", table)
+        con.execute("insert into raw.rejects by name select * from _perfdb_rejects")
+        con.unregister("_perfdb_rejects")
+    con.execute(
+        """insert into raw.ingest_files (file_id, sha256, path, file_name, size_bytes, format, parser_version,
+               records_read, records_loaded, rows_loaded, rows_rejected, rows_skipped, status, error)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        [
+            file_id, sha, str(path), path.name, size,
+            parser.format if parser else None, parser.version if parser else None,
+            result.records_read, result.records_loaded, result.rows_loaded, result.rows_rejected, result.rows_skipped,
+            result.status, result.error,
+        ],
+    )
+
+
+def describe_reject(path: Path, r: Reject) -> str:
+    where = f"line {r.line}" if r.line is not None else (f"offset {r.offset}" if r.offset is not None else "?")
+    return f"{path}: {where}: {r.reason}"
+
+
+def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> list[dict]:
+    """Un-ingest files: every raw row they loaded, their rejects and their manifest rows, in one
+    transaction. A path names a file by its content (sha256) while it exists, else by the path the
+    manifest recorded. Returns one dict per file removed (file_id, path, rows); run ``perfdb build``
+    afterwards so that the models forget it too."""
+    wanted = set(int(i) for i in file_ids)
+    for path in map(Path, paths):
+        if path.is_file():
+            rows = con.execute("select file_id from raw.ingest_files where sha256 = ?", [sha256_of(path)[0]]).fetchall()
+        else:
+            rows = con.execute(
+                "select file_id from raw.ingest_files where path in (?, ?)", [str(path), str(path.resolve())]
+            ).fetchall()
+        wanted.update(r[0] for r in rows)
+    if not wanted:
+        return []
+    ids = sorted(wanted)
+    tables = [r[0] for r in con.execute(
+        "select table_name from duckdb_columns() where schema_name = 'raw' and column_name = 'source_file_id' "
+        "and database_name = current_database() order by 1"
+    ).fetchall()]
+    removed = {i: 0 for i in ids}
+    con.begin()
+    try:
+        for table in tables:
+            for file_id, n in con.execute(
+                f'select source_file_id, count(*) from raw."{table}" where source_file_id in (select unnest(?)) group by 1',
+                [ids],
+            ).fetchall():
+                removed[file_id] += n
+            con.execute(f'delete from raw."{table}" where source_file_id in (select unnest(?))', [ids])
+        con.execute("delete from raw.rejects where file_id in (select unnest(?))", [ids])
+        manifest = con.execute(
+            "delete from raw.ingest_files where file_id in (select unnest(?)) returning file_id, path", [ids]
+        ).fetchall()
+        con.commit()
+    except Exception:
+        con.rollback()
+        raise
+    return [{"file_id": i, "path": path, "rows": removed[i]} for i, path in sorted(manifest)]

@@ -1,0 +1,248 @@
+"""``ingest_files``: each file parsed, accounted for and committed all or nothing.
+
+A file is parsed completely before any of it is written: its batches are staged (``staging``), its
+records counted (records read = loaded + rejected + skipped), and only then are its rows, rejects and
+manifest row written in one transaction, which small files share (``_Group``). A file that cannot load is
+recorded as rejected or failed; nothing raises for bad input.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import duckdb
+
+from ingest.formats import registry
+from ingest.formats.base import BATCH_ROWS, FormatError, ParseContext, Parser, Reject
+from ingest.warehouse.database import FileResult, describe_reject, first_row, next_file_id, record_file, sha256_of
+from ingest.warehouse.staging import StagedBatches, TableWriter
+
+
+# Batches a run holds in memory: those of a group's files together, the file being parsed included; the
+# rest is spilled to Parquet. The peak memory of an ingest depends on this, not on the size of the files.
+HELD_BYTES = 128 * 1024 * 1024
+
+
+@dataclass
+class _ParsedFile:
+    """A file parsed and accounted for, its batches staged, waiting for its group's transaction."""
+
+    path: Path
+    sha: str
+    size: int
+    parser: Parser
+    ctx: ParseContext
+    result: FileResult
+    staged: StagedBatches
+    retry: bool  # a failed earlier attempt: its manifest row and rejects are replaced
+
+
+@dataclass
+class _Failure:
+    """A file that cannot load: recorded (manifest row, reject) once the files before it are committed."""
+
+    path: Path
+    sha: str
+    size: int
+    parser: Parser | None
+    status: str  # rejected | failed
+    message: str
+    offset: int | None = None
+    line: int | None = None
+    head: bytes = b""
+
+    def record(self, con) -> FileResult:
+        """The manifest row (replacing a failed earlier attempt's) and, for a rejected file, its reject."""
+        result = FileResult(self.path, self.status, format=self.parser.format if self.parser else None, error=self.message)
+        result.rows_rejected = 1 if self.status == "rejected" else 0
+        result.records_read = result.rows_rejected
+        result.messages = [f"{self.path}: {self.message}"]
+        con.begin()
+        con.execute("delete from raw.ingest_files where sha256 = ?", [self.sha])
+        # a rejected file is itself the rejected record; keep its first bytes for diagnosis
+        rejects = [Reject(self.message, self.head[:4096], self.offset, self.line)] if self.status == "rejected" else []
+        record_file(con, next_file_id(con), self.sha, self.path, self.size, result, self.parser, rejects)
+        con.commit()
+        return result
+
+
+class _Group:
+    """Parsed files that commit together.
+
+    Each file is still all-or-nothing: it is parsed, checked and accounted for completely before any of it
+    is written, and its rows, rejects and manifest row are in one transaction. Committing many small files
+    in one transaction is for speed: DuckDB writes an append of a full row group (122,880 rows) or more
+    straight into the database file, compressed, while smaller appends go through the write-ahead log and
+    are compressed again at the next checkpoint. Per file, that commit cost more than the parse."""
+
+    COMMIT_BYTES = 512 * 1024 * 1024  # commit once the files hold this much, in memory and spilled
+
+    def __init__(self):
+        self.files: list[_ParsedFile] = []
+        self.shas: set[str] = set()
+
+    def add(self, parsed: _ParsedFile) -> None:
+        self.files.append(parsed)
+        self.shas.add(parsed.sha)
+
+    @property
+    def held_bytes(self) -> int:
+        return sum(f.staged.held_bytes for f in self.files)
+
+    @property
+    def full(self) -> bool:
+        return sum(f.staged.held_bytes + f.staged.spilled_bytes for f in self.files) >= self.COMMIT_BYTES
+
+
+def ingest_file(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    *,
+    format_name: str | None = None,
+    options: dict | None = None,
+) -> FileResult:
+    """Load one file in one transaction. Never raises for bad input: the result says what happened."""
+    return next(ingest_files(con, [path], format_name=format_name, options=options))
+
+
+def ingest_files(
+    con: duckdb.DuckDBPyConnection,
+    paths: list[Path],
+    *,
+    format_name: str | None = None,
+    options: dict | None = None,
+) -> Iterator[FileResult]:
+    """Load files, each all-or-nothing, small ones several to a transaction (``_Group``). Yields each file's
+    result in the order given, once it is committed. Never raises for bad input."""
+    with tempfile.TemporaryDirectory(prefix="perfdb-ingest-", dir=_staging_dir(con)) as staging:
+        group = _Group()
+        for k, path in enumerate(paths):
+            staged = StagedBatches(Path(staging) / f"{k:06d}", budget=max(0, HELD_BYTES - group.held_bytes))
+            outcome = _parse_file(con, Path(path), staged, format_name, options, group.shas)
+            if isinstance(outcome, _ParsedFile):
+                group.add(outcome)
+                if group.full:
+                    yield from _commit(con, group.files)
+                    group = _Group()
+                continue
+            # a duplicate or a file that cannot load: the files before it are committed first, so that
+            # results and file ids keep the order given
+            yield from _commit(con, group.files)
+            group = _Group()
+            yield outcome.record(con) if isinstance(outcome, _Failure) else outcome
+        yield from _commit(con, group.files)
+
+
+def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pending: set[str]):
+    """The file parsed into ``staged``: a ``_ParsedFile``, a ``_Failure``, or a duplicate's ``FileResult``."""
+    sha, size = sha256_of(path)
+    previous = first_row(con, "select status from raw.ingest_files where sha256 = ?", [sha])
+    if sha in pending or (previous and previous[0] != "failed"):
+        return FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
+
+    with path.open("rb") as f:
+        head = f.read(registry.SNIFF_BYTES)
+    parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
+    ctx = ParseContext(path=path, options=dict(options or {}))
+    result = FileResult(path, "loaded", format=parser.format if parser else None)
+    try:
+        if size == 0:
+            raise FormatError("empty file: expected at least one record")
+        if parser is None:
+            known = ", ".join(p.format for p in registry.all_parsers())
+            raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
+        try:
+            for batch in parser.parse(path, ctx):
+                n = batch.rows.num_rows
+                if n == 0:
+                    continue
+                if n > BATCH_ROWS * 4:
+                    raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
+                staged.add(batch.table, batch.rows)
+                if batch.skipped:
+                    result.rows_skipped += n
+                else:
+                    result.rows_loaded += n
+                    result.records_loaded += n if batch.records is None else batch.records
+        finally:
+            staged.close()
+        result.records_read = ctx.records_read
+        result.rows_rejected = len(ctx.rejects)
+        accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
+        if accounted != result.records_read:
+            raise RuntimeError(
+                f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
+                f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
+            )
+    except FormatError as e:
+        staged.remove()
+        return _Failure(path, sha, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
+    except Exception as e:  # a parser bug must not take the batch down: keep the file's story, go on
+        staged.remove()
+        return _Failure(path, sha, size, parser, "failed", f"{type(e).__name__}: {e}")
+    if result.rows_rejected:
+        result.status = "loaded_with_rejects"
+        result.messages = [describe_reject(path, r) for r in ctx.rejects]
+    return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
+
+
+def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
+    """One transaction for ``files``. If it fails (a disc error, a column type a file contradicts), each
+    file is tried again on its own, so that only the file at fault fails."""
+    if not files:
+        return
+    try:
+        con.begin()
+        writer = TableWriter(con)
+        for parsed in files:
+            _write(con, writer, parsed)
+        con.commit()
+    except Exception as e:
+        con.rollback()
+        if len(files) > 1:
+            for parsed in files:
+                yield from _commit(con, [parsed])
+            return
+        parsed = files[0]
+        parsed.staged.remove()
+        yield _Failure(parsed.path, parsed.sha, parsed.size, parsed.parser, "failed", f"{type(e).__name__}: {e}").record(con)
+        return
+    for parsed in files:
+        parsed.staged.remove()
+        yield parsed.result
+
+
+def _write(con, writer: TableWriter, parsed: _ParsedFile) -> None:
+    if parsed.retry:  # a failed earlier attempt is retried; its manifest row is replaced
+        con.execute("delete from raw.rejects where file_id in (select file_id from raw.ingest_files where sha256 = ?)", [parsed.sha])
+        con.execute("delete from raw.ingest_files where sha256 = ?", [parsed.sha])
+    file_id = next_file_id(con)
+    for table, part, schema in parsed.staged.parts:
+        writer.append(table, part, schema, file_id)
+    record_file(con, file_id, parsed.sha, parsed.path, parsed.size, parsed.result, parsed.parser, parsed.ctx.rejects)
+
+
+def _staging_dir(con: duckdb.DuckDBPyConnection) -> str | None:
+    """Beside the database file (same disc as the data it will hold); the system's temp dir for :memory:."""
+    row = first_row(con, "select path from duckdb_databases() where database_name = current_database()")
+    return str(Path(row[0]).parent) if row and row[0] else None
+
+
+def iter_input_files(paths: list[Path]) -> list[Path]:
+    """Files named, and every file below directories named, in a stable order; hidden files skipped."""
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend(
+                sorted(f for f in p.rglob("*") if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts))
+            )
+        elif p.exists():
+            out.append(p)
+        else:
+            raise FileNotFoundError(f"{p}: no such file or directory")
+    return out
+

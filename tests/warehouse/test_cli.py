@@ -1,0 +1,81 @@
+"""The command line's start: where the home is, which commands create it, the options every report and
+generator shares, and what ``perfdb generate`` leaves unimported."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from ingest import cli
+from ingest.home import Home
+
+
+def test_home_is_the_option_else_the_environment_else_the_default(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PERFDB_HOME", raising=False)
+    assert Home.locate(None).root == tmp_path / "perfdb_home"
+    monkeypatch.setenv("PERFDB_HOME", str(tmp_path / "env_home"))
+    assert Home.locate(None).root == tmp_path / "env_home"
+    assert Home.locate("given").root == tmp_path / "given"
+    assert list(tmp_path.iterdir()) == []  # naming a home creates nothing
+
+
+def test_readers_leave_a_missing_home_missing_and_writers_create_it(tmp_path, capsys):
+    home = tmp_path / "nowhere"
+    assert cli.main(["--home", str(home), "report", "threshold", "--date", "2026-01-05"]) == 1
+    assert cli.main(["--home", str(home), "sql", "select 1"]) == 1
+    assert capsys.readouterr().err.count("serving.duckdb does not exist yet") == 2
+    assert not home.exists()
+    assert cli.main(["--home", str(home), "publish"]) == 1  # nothing to publish, but a home to publish in
+    assert "perfdb.duckdb does not exist: nothing to publish" in capsys.readouterr().err
+    assert sorted(p.name for p in home.iterdir()) == ["landing", "reports", "warehouse"]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["report", "trend", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
+        (["report", "capacity", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
+        (["sql", "select 1", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
+        (["report", "trend", "--to", "1 Jan 1986"], "argument --to: expected a date as YYYY-MM-DD, got '1 Jan 1986'"),
+        (["generate", "benchmark", "--start", "2026-13-01"], "argument --start: expected a date as YYYY-MM-DD, got '2026-13-01'"),
+        (["generate", "smf", "--days", "0"], "argument --days: 0 must be a positive whole number"),
+        (["generate", "commands", "--seed", "x"], "argument --seed: invalid int value: 'x'"),
+    ],
+)
+def test_shared_options_are_usage_errors_when_bad(tmp_path, capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--home", str(tmp_path / "home"), *argv])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+GENERATE = """
+import sys
+from ingest import cli
+rc = cli.main(sys.argv[1:])
+print(rc, sorted(m for m in ("duckdb", "ingest.formats.registry") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize(
+    "family, options",
+    [
+        ("measure", ["--days", "1", "--cpus", "2", "--processes", "4", "--discs", "1", "--forms", "csv,binary,meascom"]),
+        ("smf", ["--days", "1", "--form", "vbs"]),
+        ("commands", ["--days", "1"]),
+        ("benchmark", []),
+    ],
+)
+def test_generate_imports_neither_duckdb_nor_the_parser_registry(tmp_path, family, options):
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, "-c", GENERATE, "--home", str(tmp_path / "home"), "generate", family, *options, "--out", str(out)],
+        capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "0 []"
+    assert any(p.is_file() for p in out.rglob("*"))
+    assert not (tmp_path / "home").exists()  # --out given: the home is not touched

@@ -1,0 +1,63 @@
+"""The pipeline ``perfdb run``, ``perfdb demo`` and the shared test warehouse go through: ingest -> build ->
+check -> publish, publishing only what built and passed its checks. (The demo's whole way through, with
+its checks passing, is the ``demo_home`` fixture every slow test uses.)"""
+
+from __future__ import annotations
+
+import duckdb
+
+from ingest import cli, dbt_runner, pipeline
+from ingest.home import Home
+from test_warehouse import CSV_HEADER, _csv_row
+
+
+def _serving_cpus(home: Home) -> list[int]:
+    with duckdb.connect(str(home.serving_path), read_only=True) as con:
+        return [r[0] for r in con.execute("select cpu_num from raw.measure_cpu order by 1").fetchall()]
+
+
+def test_run_publishes_despite_a_rejected_file_but_not_past_a_failed_check(tmp_path, capsys):
+    home = Home(tmp_path / "home").create()
+    (home.landing / "cpu.csv").write_text(CSV_HEADER + _csv_row(0, 1_800_000_000) + _csv_row(1, 900_000_000))
+    (home.landing / "notes.txt").write_text("not a measurement\n")
+    assert cli.main(["--home", str(home.root), "run", "--skip-check"]) == 1  # a file was rejected
+    err = capsys.readouterr().err
+    assert "[2/2] notes.txt: rejected" in err and f"published {home.serving_path}" in err
+    assert _serving_cpus(home) == [0, 1]
+
+    # a LOADID naming another hour than its interval: dbt builds it, the raw MEASURE suite fails it
+    (home.landing / "cpu-late.csv").write_text(CSV_HEADER + _csv_row(2, 5).replace("DT00510", "DT00611"))
+    assert cli.main(["--home", str(home.root), "run"]) == 1
+    out, err = capsys.readouterr()
+    assert "FAILED raw.measure_cpu / inside_loadid_hour" in out
+    assert "perfdb run: validation failed; serving.duckdb left as it was" in err
+    assert "published" not in err
+    assert _serving_cpus(home) == [0, 1]
+
+
+def test_a_failed_build_stops_the_pipeline_before_check_and_publish(tmp_path, monkeypatch):
+    home = Home(tmp_path / "home").create()
+    (home.landing / "cpu.csv").write_text(CSV_HEADER + _csv_row(0, 1_000))
+    not_a_project = tmp_path / "not_a_dbt_project"  # dbt finds no dbt_project.yml there and fails
+    not_a_project.mkdir()
+    monkeypatch.setattr(dbt_runner, "DBT_PROJECT", not_a_project)
+    result = pipeline.run(home, quiet=True)
+    assert [(s.name, s.status) for s in result.steps] == [("ingest", "passed"), ("build", "failed")]
+    assert result.steps[0].summary.startswith("1 files: 1 loaded, 0 with rejects")
+    assert (result.ok, result.failed.name, result.validation) == (False, "build", None)
+    assert not home.serving_path.exists()
+
+
+def test_stop_on_rejects_ends_the_run_at_ingest(tmp_path):
+    """The demo's data must load cleanly: a rejected file ends its run before dbt starts."""
+    home = Home(tmp_path / "home").create()
+    (home.landing / "cpu.csv").write_text(CSV_HEADER + _csv_row(0, 1_000))
+    (home.landing / "empty.dat").write_bytes(b"")
+    told = []
+    result = pipeline.run(home, stop_on_rejects=True, on_step=lambda step, _result: told.append(step.name))
+    assert told == ["ingest"]
+    (ingest,) = result.steps
+    assert ingest.status == "failed"
+    assert ingest.problems == [f"{home.landing / 'empty.dat'}: empty file: expected at least one record (at start of file)"]
+    assert [r.status for r in result.files] == ["loaded", "rejected"]
+    assert not (home.warehouse_dir / "dbt_target").exists()

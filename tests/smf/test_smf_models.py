@@ -14,7 +14,7 @@ from conftest import DEMO_SEED  # the seed the shared demo warehouse is generate
 from ingest import dbt_runner, pipeline
 from ingest.generate import smf as gen
 from ingest.home import Home
-from ingest.warehouse import serving
+from ingest.warehouse.serving import connect_serving
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 DAY = dt.date(2026, 1, 6)  # a Tuesday of the demo period
@@ -89,7 +89,7 @@ def test_fixture2_ftp_rate_beside_seed_004(fixture_db):
 
 @pytest.fixture(scope="module")
 def serving(demo_home):
-    con = serving.connect_serving(demo_home)
+    con = connect_serving(demo_home)
     yield con
     con.close()
 

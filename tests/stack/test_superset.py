@@ -20,7 +20,7 @@ import yaml
 
 import superset_stack
 from ingest import serve
-from ingest.warehouse import serving
+from ingest.warehouse.serving import connect_serving, publish
 
 BUNDLE = serve.DASHBOARDS
 TEMPORAL = 2  # GenericDataType.TEMPORAL in Superset's coltypes
@@ -52,7 +52,7 @@ def bundle_files(folder: str) -> list[dict]:
 
 
 def serving_rows(home, sql: str) -> list[tuple]:
-    con = serving.connect_serving(home)
+    con = connect_serving(home)
     try:
         return con.execute(sql).fetchall()
     finally:
@@ -342,14 +342,14 @@ def test_publishing_a_new_warehouse_while_superset_runs_shows_the_new_data(super
         con.close()
         assert added > 0
 
-        serving.publish(home)  # atomic rename over the file Superset reads
+        publish(home)  # atomic rename over the file Superset reads
         assert exceptions_shown() == before + added
         r = sqllab(api, perfdb_database["id"], "select count(*) as n from marts.rpt_threshold_exceptions")
         assert r.json()["data"] == [{"n": before + added}]
     finally:
         shutil.copyfile(original, home.db_path)
         original.unlink()
-        serving.publish(home)
+        publish(home)
     assert exceptions_shown() == before
 
 

@@ -85,7 +85,7 @@ def conform(table: RawTable, rows: pa.Table) -> pa.Table:
     declared = set(table.column_names)
     extra = [name for name in rows.column_names if name not in declared]
     if SOURCE_FILE_ID.name in extra or (extra and not table.open):
-        raise ValueError(f"raw.{table.name} declares no column {', '.join(extra)} (declared: {', '.join(table.column_names)})")
+        raise ValueError(f"raw.{table.name} declares no column {', '.join(extra)}: declare it, or do not write it")
     arrays = [
         _cast(table, c.name, rows.column(c.name), c.type) if c.name in rows.column_names else pa.nulls(rows.num_rows, c.type)
         for c in table.columns

@@ -6,8 +6,8 @@
 For each source family (``SourceFamily``): ``dbt_project/models/staging/<family>/_<family>__sources.yml``
 (the source, each table with its description, natural key under ``meta`` and its columns with
 ``data_type`` and description) and, in the family's contract page (``docs/<family>_raw_contract.md``),
-one block per table between the marker comments below; the prose around the blocks is written by hand.
-A table without a block gets one at the end of its page.
+one block per table between marker comments (``<!-- BEGIN raw.<table> ... -->`` .. ``<!-- END raw.<table> -->``);
+the prose around the blocks is written by hand. A table without a block gets one at the end of its page.
 """
 
 from __future__ import annotations

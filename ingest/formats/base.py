@@ -20,8 +20,10 @@ the whole file unreadable raises ``FormatError``: the file is rejected and nothi
 Raw tables are declared once, by the code that writes them, as ``RawTable`` objects: name, columns with
 Arrow types and descriptions, natural key, and the dbt source (``SourceFamily``) they belong to. The
 warehouse creates every declared table from that declaration (before the first file arrives, so staging
-always compiles) and casts every batch to it; the dbt sources YAML and the column tables of
-``docs/<family>_raw_contract.md`` are generated from it (``python -m ingest.formats.contract``).
+always compiles) and casts every batch to it (``ingest.raw_tables``); the dbt sources YAML and the column
+tables of ``docs/<family>_raw_contract.md`` are generated from it (``python -m ingest.formats.contract``).
+A parser whose input names tables nobody can list in advance (a MEASURE record that a user's DDL adds)
+also has ``declare_table(name) -> RawTable``, called for a batch whose table is not in ``tables``.
 
 Accounting: the parser calls ``ctx.read()`` once per record it sees. The loader checks
 records read = records loaded + rows rejected + rows skipped (skipped = rows of ``Batch(skipped=True)``,
@@ -74,6 +76,11 @@ class SourceFamily:
     docs: str  # the contract page, e.g. "docs/smf_raw_contract.md"
 
 
+# the column the loader puts first in every raw table
+SOURCE_FILE_ID = Column("source_file_id", pa.int64(),
+                        "The file the row came from: raw.ingest_files.file_id (added by the loader).")
+
+
 @dataclass(frozen=True)
 class RawTable:
     """One table of schema ``raw``: the single declaration the loader, dbt and the docs follow.
@@ -89,6 +96,15 @@ class RawTable:
     natural_key: tuple[str, ...] = ()
     open: bool = False
 
+    def __post_init__(self):
+        names = [c.name for c in self.columns]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice or SOURCE_FILE_ID.name in names:
+            raise ValueError(f"raw.{self.name}: columns declared twice or reserved: {', '.join(twice) or SOURCE_FILE_ID.name}")
+        unknown = [k for k in self.natural_key if k not in names and k != SOURCE_FILE_ID.name]
+        if unknown:
+            raise ValueError(f"raw.{self.name}: natural key names undeclared columns {', '.join(unknown)}")
+
     @property
     def schema(self) -> pa.Schema:
         return pa.schema([pa.field(c.name, c.type) for c in self.columns])
@@ -96,6 +112,11 @@ class RawTable:
     @property
     def column_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.columns)
+
+    @property
+    def stored_columns(self) -> tuple[Column, ...]:
+        """The columns of the table in the warehouse: ``source_file_id``, then the declared ones."""
+        return (SOURCE_FILE_ID, *self.columns)
 
 
 @dataclass
@@ -148,3 +169,15 @@ class Parser(Protocol):
     def sniff(self, head: bytes, name: str) -> bool: ...
 
     def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]: ...
+
+
+def table_of(parser: Parser, name: str) -> RawTable:
+    """The declaration of ``raw.<name>``, which a batch of ``parser`` is written to."""
+    for table in parser.tables:
+        if table.name == name:
+            return table
+    declare = getattr(parser, "declare_table", None)
+    if declare is None:
+        raise ValueError(f"parser {parser.format} wrote raw.{name}, which it does not declare "
+                         f"(it declares {', '.join(t.name for t in parser.tables)})")
+    return declare(name)

@@ -20,9 +20,9 @@ prompt), then its ``# captured:`` line, then the file name ``<host>__<command>__
 (e.g. ``web01__netstat-s__20260105T100000.txt``). A capture with neither is rejected with a message
 saying how to fix it; a file where no capture has a time and host is rejected as a whole.
 
-Output: three raw tables (docs/commands_raw_contract.md), because in one long table every value row
-would repeat its capture's host, command and time and its counter's section, label, name, unit and
-kind, and writing those columns was most of the cost of an ingest:
+Output: three raw tables (declared in ``command_tables``; docs/commands_raw_contract.md), because in one
+long table every value row would repeat its capture's host, command and time and its counter's section,
+label, name, unit and kind, and writing those columns was most of the cost of an ingest:
 
 * ``command_captures``: one row per loaded capture (record_ordinal, line_number, host, command,
   source_format, captured_at, utc_offset_s, counter_count);
@@ -55,11 +55,12 @@ from typing import Iterator, NamedTuple, Sequence
 import numpy as np
 import pyarrow as pa
 
+from ingest.formats import command_tables
 from ingest.formats.base import BATCH_ROWS, Batch, FormatError, ParseContext
+from ingest.formats.command_tables import LABEL_COLUMNS
 
-CAPTURES_TABLE = "command_captures"
-LABELS_TABLE = "command_counter_labels"
-VALUES_TABLE = "command_values"
+CAPTURES_TABLE, LABELS_TABLE, VALUES_TABLE = (t.name for t in (command_tables.CAPTURES, command_tables.LABELS,
+                                                                 command_tables.VALUES))
 READ_BLOCK = 4 << 20
 
 HEADER_RE = re.compile(
@@ -138,10 +139,6 @@ class Capture:
 
     def line_no(self, offset: int) -> int:
         return self.first_line + offset
-
-
-# a counter's identity: the columns of command_counter_labels, in the order of CounterSink's label keys
-LABEL_COLUMNS = ("section", "entity", "counter", "counter_name", "unit", "kind")
 
 
 class Layout:
@@ -399,6 +396,7 @@ class CommandParser:
     command = ""
     version = "2"
     priority = 40
+    tables = command_tables.TABLES
     sniff_lines = 40
 
     # -- content recognition ---------------------------------------------------------------------

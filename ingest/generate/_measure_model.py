@@ -32,6 +32,8 @@ from typing import Iterator
 
 import numpy as np
 
+from ingest.formats.measure import tables as measure_tables
+
 HOUR_US = 3_600_000_000
 
 # Relative online demand per clock hour (peak = 1.0): logon ramp at 07-09, two peaks around 10-11 and
@@ -53,49 +55,13 @@ WEEKDAY_FACTOR = np.array([1.00, 1.03, 1.04, 1.01, 0.94, 0.42, 0.30])  # Monday 
 DAYS_PER_MONTH = 30.44
 DAYS_CACHED = 8
 
-HEADER_COLUMNS = (
-    "system_name", "cpu_num", "loadid", "from_timestamp", "to_timestamp", "delta_time", "error", "os_version",
-)
+# the raw contract (measure.tables): the header every record starts with, the entity columns after it
+HEADER_COLUMNS = tuple(c.name for c in measure_tables.HEADER)
+ENTITY_COLUMNS = {e.table: tuple(c.name for c in (*e.ids, *e.counters)) for e in measure_tables.ENTITIES}
+TABLES = tuple(ENTITY_COLUMNS)
 
 SYSTEM_LOAD = 0.04  # monitor, memory manager and other unmeasured system work, at the reference hour
 OTHER_OVERHEAD = 0.03  # share of busy time that is process creation and other OS work, besides interrupts
-
-# The entity columns each table gets after the header, exactly those of docs/measure_raw_contract.md.
-ENTITY_COLUMNS = {
-    "measure_cpu": (
-        "cpu_type", "memory_pages", "pcbs", "cpu_busy_time", "cpu_qtime", "cpu_qlen_max", "mem_qtime",
-        "mem_qlen_max", "dispatches", "swaps", "intr_busy_time", "process_ovhd", "send_busy_time", "disc_ios",
-        "cache_hits", "page_requests", "page_scans", "transactions", "response_time", "ending_free_mem",
-    ),
-    "measure_process": (
-        "pin", "process_name", "priority", "program_file_name", "userid", "cpu_busy_time", "ready_time",
-        "mem_qtime", "dispatches", "page_faults", "vsems", "recv_qtime", "recv_qlen_max", "messages_sent",
-        "messages_received", "sent_bytes", "received_bytes", "checkpoints", "file_open_calls",
-    ),
-    "measure_disc": (
-        "device_name", "pin", "logical_device", "device_type", "device_subtype", "request_qtime", "requests",
-        "reads", "writes", "input_bytes", "output_bytes", "swaps", "requests_blocked", "read_busy_time",
-        "write_busy_time", "seek_busy_time", "device_qbusy_time", "cache_hits", "cache_misses",
-    ),
-    "measure_line": (
-        "device_name", "pin", "logical_device", "device_type", "device_subtype", "read_busy_time",
-        "write_busy_time", "requests", "input_bytes", "output_bytes", "input_data_bytes", "output_data_bytes",
-        "reads", "writes", "retries", "transactions", "response_time",
-    ),
-    "measure_userdef": (
-        "pin", "process_name", "program_file_name", "priority", "name", "type", "index", "max_value",
-        "counter_value",
-    ),
-    "measure_file": (
-        "opener_cpu", "opener_pin", "file_name", "device_type", "file_busy_time", "reads", "writes",
-        "updates_or_replies", "deletes_or_writereads", "info_calls", "messages", "message_bytes",
-    ),
-    "measure_discopen": (
-        "opener_cpu", "opener_pin", "file_name", "driver_input_calls", "driver_output_calls", "cache_hits",
-        "cache_write_hits", "block_splits", "requests", "requests_blocked", "lockwait_time",
-    ),
-}
-TABLES = tuple(ENTITY_COLUMNS)
 
 # Guardian device types used here (FILE records): 2 = $RECEIVE, 3 = disc.
 DEVICE_TYPE_RECEIVE = 2

@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from ingest import raw_tables
 from ingest.formats.base import Parser, Reject
 from ingest.home import Home
 
@@ -80,6 +81,7 @@ def connect(home: Home) -> duckdb.DuckDBPyConnection:
     home.create()
     con = duckdb.connect(str(home.db_path), config=writer_config())
     con.execute(MANIFEST_DDL)
+    raw_tables.ensure_raw_tables(con)  # every raw table exists before its first file: staging always compiles
     return con
 
 

@@ -16,7 +16,7 @@ from typing import Iterator
 import duckdb
 
 from ingest.formats import registry
-from ingest.formats.base import BATCH_ROWS, FormatError, ParseContext, Parser, Reject
+from ingest.formats.base import BATCH_ROWS, FormatError, ParseContext, Parser, Reject, table_of
 from ingest.warehouse.database import FileResult, describe_reject, first_row, next_file_id, record_file, sha256_of
 from ingest.warehouse.staging import StagedBatches, TableWriter
 
@@ -161,7 +161,7 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
                     continue
                 if n > BATCH_ROWS * 4:
                     raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
-                staged.add(batch.table, batch.rows)
+                staged.add(table_of(parser, batch.table), batch.rows)
                 if batch.skipped:
                     result.rows_skipped += n
                 else:

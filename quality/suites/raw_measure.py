@@ -28,23 +28,18 @@ import datetime as dt
 from dataclasses import dataclass
 
 import great_expectations.expectations as gxe
+import pyarrow as pa
 
+from ingest.formats.measure import tables as measure_tables
 from quality.suite import Suite, check, not_null
 
 INTEGER, TEXT, TIMESTAMP = "integer", "text", "timestamp"
+_TYPE_CLASS = {pa.int32(): INTEGER, pa.int64(): INTEGER, pa.string(): TEXT, pa.timestamp("us"): TIMESTAMP}
 
+# the raw contract (ingest/formats/measure/tables.py) as type classes
 HEADER = {
-    "record_ordinal": INTEGER,
     "source_file_id": INTEGER,
-    "source_form": TEXT,
-    "system_name": TEXT,
-    "cpu_num": INTEGER,
-    "loadid": TEXT,
-    "from_timestamp": TIMESTAMP,
-    "to_timestamp": TIMESTAMP,
-    "delta_time": INTEGER,
-    "error": INTEGER,
-    "os_version": TEXT,
+    **{c.name: _TYPE_CLASS[c.type] for c in (*measure_tables.RECORD_COLUMNS, *measure_tables.HEADER)},
 }
 
 MEASURE_EPOCH = dt.datetime(1975, 1, 1)  # Julian timestamps count from 1974-12-31 on NonStop systems
@@ -62,65 +57,23 @@ class RawTable:
     continuous: tuple[str, ...] = ()  # an entity measured without pause, for the gap check
 
 
-TABLES = (
+# entities measured without pause, for the gap check; a disc process pair may switch processors
+# (takeover): the volume is the continuous entity
+CONTINUOUS = {
+    "measure_cpu": ("system_name", "cpu_num"),
+    "measure_disc": ("system_name", "device_name"),
+    "measure_line": ("system_name", "device_name"),
+}
+
+TABLES = tuple(
     RawTable(
-        "measure_cpu",
-        {"cpu_type": INTEGER, "memory_pages": INTEGER, "pcbs": INTEGER},
-        ("cpu_busy_time", "cpu_qtime", "cpu_qlen_max", "mem_qtime", "mem_qlen_max", "dispatches", "swaps",
-         "intr_busy_time", "process_ovhd", "send_busy_time", "disc_ios", "cache_hits", "page_requests",
-         "page_scans", "transactions", "response_time", "ending_free_mem"),
-        key=("system_name", "cpu_num"),
-        continuous=("system_name", "cpu_num"),
-    ),
-    RawTable(
-        "measure_process",
-        {"pin": INTEGER, "process_name": TEXT, "priority": INTEGER, "program_file_name": TEXT, "userid": TEXT},
-        ("cpu_busy_time", "ready_time", "mem_qtime", "dispatches", "page_faults", "vsems", "recv_qtime",
-         "recv_qlen_max", "messages_sent", "messages_received", "sent_bytes", "received_bytes", "checkpoints",
-         "file_open_calls"),
-        key=("system_name", "cpu_num", "pin"),
-    ),
-    RawTable(
-        "measure_disc",
-        {"device_name": TEXT, "pin": INTEGER, "logical_device": INTEGER, "device_type": INTEGER,
-         "device_subtype": INTEGER},
-        ("request_qtime", "requests", "reads", "writes", "input_bytes", "output_bytes", "swaps",
-         "requests_blocked", "read_busy_time", "write_busy_time", "seek_busy_time", "device_qbusy_time",
-         "cache_hits", "cache_misses"),
-        key=("system_name", "device_name", "cpu_num"),
-        # a disc process pair may switch processors (takeover): the volume is the continuous entity
-        continuous=("system_name", "device_name"),
-    ),
-    RawTable(
-        "measure_line",
-        {"device_name": TEXT, "pin": INTEGER, "logical_device": INTEGER, "device_type": INTEGER,
-         "device_subtype": INTEGER},
-        ("read_busy_time", "write_busy_time", "requests", "input_bytes", "output_bytes", "input_data_bytes",
-         "output_data_bytes", "reads", "writes", "retries", "transactions", "response_time"),
-        key=("system_name", "device_name"),
-        continuous=("system_name", "device_name"),
-    ),
-    RawTable(
-        "measure_userdef",
-        {"pin": INTEGER, "process_name": TEXT, "program_file_name": TEXT, "priority": INTEGER, "name": TEXT,
-         "type": INTEGER, "index": INTEGER},
-        ("max_value", "counter_value"),
-        key=("system_name", "cpu_num", "pin", "name", "index"),
-    ),
-    RawTable(
-        "measure_file",
-        {"opener_cpu": INTEGER, "opener_pin": INTEGER, "file_name": TEXT, "device_type": INTEGER},
-        ("file_busy_time", "reads", "writes", "updates_or_replies", "deletes_or_writereads", "info_calls",
-         "messages", "message_bytes"),
-        key=("system_name", "opener_cpu", "opener_pin", "file_name"),
-    ),
-    RawTable(
-        "measure_discopen",
-        {"opener_cpu": INTEGER, "opener_pin": INTEGER, "file_name": TEXT},
-        ("driver_input_calls", "driver_output_calls", "cache_hits", "cache_write_hits", "block_splits",
-         "requests", "requests_blocked", "lockwait_time"),
-        key=("system_name", "opener_cpu", "opener_pin", "file_name"),
-    ),
+        e.table,
+        {c.name: _TYPE_CLASS[c.type] for c in e.ids},
+        tuple(c.name for c in e.counters),
+        key=e.key,
+        continuous=CONTINUOUS.get(e.table, ()),
+    )
+    for e in measure_tables.ENTITIES
 )
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from pathlib import Path
 
 import duckdb
@@ -237,15 +236,6 @@ def test_json_schema_and_loader_agree():
         for part in f.path.split("."):
             node = node["properties"][part]
     assert set(SCHEMA["required"]) == {f.path for f in record.FIELDS if f.required} | {"results"}
-
-
-def test_raw_table_macro_matches_the_parser_columns():
-    text = (REPO / "dbt_project/macros/ensure_raw_benchmark_tables.sql").read_text()
-    macro_columns = re.findall(r"\('(\w+)', '(\w+)'\)", text)
-    duck = {"int64": "bigint", "int32": "integer", "string": "varchar", "date32[day]": "date",
-            "timestamp[us]": "timestamp", "double": "double"}
-    expected = [("source_file_id", "bigint")] + [(n, duck[str(t)]) for n, t in record.ARROW_COLUMNS]
-    assert macro_columns == expected
 
 
 def test_generator_is_deterministic_and_its_files_load_cleanly(tmp_path):

@@ -159,7 +159,7 @@ def test_file_of_wrong_record_length_is_rejected_with_position(tmp_path):
     assert result.error.endswith("pass the DDL of your Measure version with --ddl (at offset 276)")
     [reject] = rows(con, "select byte_offset, path from raw.rejects")
     assert reject == {"byte_offset": 276, "path": str(path)}
-    assert rows(con, "select count(*) as n from information_schema.tables where table_name = 'measure_cpu'") == [{"n": 0}]
+    assert rows(con, "select count(*) as n from raw.measure_cpu") == [{"n": 0}]
 
 
 def test_empty_file_is_rejected(tmp_path):

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ingest.formats.base import Batch, FormatError, ParseContext
-from ingest.formats.benchmark.record import TABLE, RunSink
+from ingest.formats.benchmark.record import RUNS, TABLE, RunSink
 from ingest.formats.capture import HEADER_RE, HOW_TO_FIX, file_name_info, iter_segments, parse_iso_time
 
 COMMAND_RE = re.compile(r"^(?:.{0,80}?[$#>%]\s*)?aping\b(?P<args>.*)$", re.IGNORECASE)
@@ -170,6 +170,7 @@ class Aping:
     format = "benchmark.aping"
     version = "1"
     priority = 30
+    tables = (RUNS,)
 
     def sniff(self, head: bytes, name: str) -> bool:
         text = head.decode("utf-8", "replace")

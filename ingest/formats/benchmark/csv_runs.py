@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ingest.formats.base import BATCH_ROWS, Batch, FormatError, ParseContext
-from ingest.formats.benchmark.record import FORMAT_NAME, TABLE, RecordError, RunSink, unflatten, validate
+from ingest.formats.benchmark.record import FORMAT_NAME, RUNS, TABLE, RecordError, RunSink, unflatten, validate
 
 REQUIRED_COLUMNS = ("format", "version")
 
@@ -33,6 +33,7 @@ class BenchmarkCsv:
     format = "benchmark.csv"
     version = "1"
     priority = 30  # before measure.csv, which would take any CSV with a header
+    tables = (RUNS,)
 
     def sniff(self, head: bytes, name: str) -> bool:
         text = head.decode("utf-8", "replace").lstrip("\ufeff")

@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Iterator
 
 from ingest.formats.base import BATCH_ROWS, Batch, ParseContext
-from ingest.formats.benchmark.record import FORMAT_NAME, TABLE, RecordError, RunSink, validate
+from ingest.formats.benchmark.record import FORMAT_NAME, RUNS, TABLE, RecordError, RunSink, validate
 
 
 class BenchmarkJsonLines:
     format = "benchmark.jsonl"
     version = "1"
     priority = 30  # before the generic text formats
+    tables = (RUNS,)
 
     def sniff(self, head: bytes, name: str) -> bool:
         text = head.decode("utf-8", "replace").lstrip("\ufeff")

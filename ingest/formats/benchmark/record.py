@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+from ingest.formats.base import Column, RawTable, SourceFamily
+
 FORMAT_NAME = "perfdb-benchmark-run"
 VERSIONS = (1,)
 TABLE = "benchmark_runs"
@@ -103,48 +105,60 @@ SECTIONS = ("system_under_test", "workload", "results", "provenance")
 FREE_MAPS = ("parameters", "results.extra")  # free key/values with units, stored as JSON
 RESULT_PATHS = tuple(f.path for f in FIELDS if f.path.startswith("results.") and f.path.count(".") == 1)
 
-ARROW_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
-    ("record_ordinal", pa.int64()),
-    ("line_number", pa.int64()),
-    ("source_format", pa.string()),
-    ("format_version", pa.int32()),
-    ("study", pa.string()),
-    ("run_label", pa.string()),
-    ("run_date", pa.date32()),
-    ("started_at", pa.timestamp("us")),
-    ("role", pa.string()),
-    ("sut_platform", pa.string()),
-    ("sut_product", pa.string()),
-    ("sut_release", pa.string()),
-    ("sut_service_level", pa.string()),
-    ("sut_processor_model", pa.string()),
-    ("sut_engines", pa.int32()),
-    ("sut_mips_per_engine", pa.float64()),
-    ("transaction_type", pa.string()),
-    ("bytes_per_transaction", pa.float64()),
-    ("users", pa.int64()),
-    ("think_time_s", pa.float64()),
-    ("sessions", pa.int64()),
-    ("repetitions", pa.int64()),
-    ("elapsed_s", pa.float64()),
-    ("transactions", pa.float64()),
-    ("transactions_per_s", pa.float64()),
-    ("throughput_bytes_per_s", pa.float64()),
-    ("cpu_pct", pa.float64()),
-    ("cpu_s", pa.float64()),
-    ("cpu_ms_per_transaction", pa.float64()),
-    ("cpu_s_per_byte", pa.float64()),
-    ("ki_per_kb", pa.float64()),
-    ("response_time_s", pa.float64()),
-    ("response_time_pctl_s", pa.float64()),
-    ("response_pctl", pa.float64()),
-    ("itr_per_s", pa.float64()),
-    ("parameters_json", pa.string()),
-    ("extra_json", pa.string()),
-    ("provenance_source", pa.string()),
-    ("measured_by", pa.string()),
-    ("tool", pa.string()),
-    ("note", pa.string()),
+BENCHMARK = SourceFamily(
+    "benchmark",
+    "Benchmark runs as the benchmark parsers load them (docs/benchmark_format.md): the perfdb benchmark log in JSON "
+    "lines or CSV, and APPC APING output. One row per run, quantities in the columns' units.",
+    "docs/benchmark_raw_contract.md",
+)
+_I32, _I64, _F64, _STR = pa.int32(), pa.int64(), pa.float64(), pa.string()
+RUNS = RawTable(
+    TABLE, BENCHMARK,
+    "One row per benchmark run, as loaded; staging keeps the copy of the latest file when a run is loaded twice.",
+    (
+        Column("record_ordinal", _I64, "Position of the run in its file (0-based)."),
+        Column("line_number", _I64, "Line of the file the run starts on."),
+        Column("source_format", _STR, "The parser: `benchmark.jsonl`, `benchmark.csv` or `benchmark.aping`."),
+        Column("format_version", _I32, "`version`: the benchmark log format version."),
+        Column("study", _STR, "`study`: the study or benchmark series."),
+        Column("run_label", _STR, "`run_label`: the run's name in the study."),
+        Column("run_date", pa.date32(), "`run_date`: the day of the run."),
+        Column("started_at", pa.timestamp("us"), "`started_at`: start of the run, local civil time of the measured system."),
+        Column("role", _STR, "`role`: which end this record measures when both ends were measured (`client`, `server`, ...)."),
+        Column("sut_platform", _STR, "`system_under_test.platform`."),
+        Column("sut_product", _STR, "`system_under_test.product`."),
+        Column("sut_release", _STR, "`system_under_test.release`."),
+        Column("sut_service_level", _STR, "`system_under_test.service_level`."),
+        Column("sut_processor_model", _STR, "`system_under_test.processor_model`."),
+        Column("sut_engines", _I32, "`system_under_test.engines`: the processors `cpu_pct` averages over."),
+        Column("sut_mips_per_engine", _F64, "`system_under_test.mips_per_engine`."),
+        Column("transaction_type", _STR, "`workload.transaction_type`: `file_transfer`, `inquiry`, `interactive`, ..."),
+        Column("bytes_per_transaction", _F64, "`workload.bytes_per_transaction`, bytes."),
+        Column("users", _I64, "`workload.users`: terminals driving the load."),
+        Column("think_time_s", _F64, "`workload.think_time`, s."),
+        Column("sessions", _I64, "`workload.sessions`."),
+        Column("repetitions", _I64, "`workload.repetitions`."),
+        Column("elapsed_s", _F64, "`results.elapsed`: the measured run, s."),
+        Column("transactions", _F64, "`results.transactions`: completed within `elapsed_s`."),
+        Column("transactions_per_s", _F64, "`results.transactions_per_s`: external throughput rate, per second."),
+        Column("throughput_bytes_per_s", _F64, "`results.throughput`, bytes per second."),
+        Column("cpu_pct", _F64, "`results.cpu_utilization`: percent, the average over the engines."),
+        Column("cpu_s", _F64, "`results.cpu_time`: CPU consumed by the run, s."),
+        Column("cpu_ms_per_transaction", _F64, "`results.cpu_per_transaction`, CPU ms."),
+        Column("cpu_s_per_byte", _F64, "`results.cpu_per_byte`, CPU seconds per byte."),
+        Column("ki_per_kb", _F64, "`results.ki_per_kb`: thousand instructions per KB."),
+        Column("response_time_s", _F64, "`results.response_time`: mean response time, s."),
+        Column("response_time_pctl_s", _F64, "`results.response_time_percentile`, s."),
+        Column("response_pctl", _F64, "`results.response_time_percentile.percentile`: which percentile."),
+        Column("itr_per_s", _F64, "`results.itr`: internal throughput rate, per second."),
+        Column("parameters_json", _STR, "`parameters` as JSON: `{name: {value, unit}}`."),
+        Column("extra_json", _STR, "`results.extra` as JSON, like `parameters_json`."),
+        Column("provenance_source", _STR, "`provenance.source`."),
+        Column("measured_by", _STR, "`provenance.measured_by`."),
+        Column("tool", _STR, "`provenance.tool`."),
+        Column("note", _STR, "`provenance.note`."),
+    ),
+    natural_key=("study", "run_label", "role", "run_date", "started_at"),
 )
 
 
@@ -332,7 +346,7 @@ class RunSink:
 
     def __init__(self, source_format: str):
         self.source_format = source_format
-        self.columns: dict[str, list] = {name: [] for name, _ in ARROW_COLUMNS}
+        self.columns: dict[str, list] = {name: [] for name in RUNS.column_names}
 
     def __len__(self) -> int:
         return len(self.columns["record_ordinal"])
@@ -344,4 +358,4 @@ class RunSink:
             values.append(row.get(name))
 
     def table(self) -> pa.Table:
-        return pa.table({name: pa.array(self.columns[name], type_) for name, type_ in ARROW_COLUMNS})
+        return pa.table({c.name: pa.array(self.columns[c.name], c.type) for c in RUNS.columns})

@@ -52,6 +52,7 @@ import numpy as np
 
 from ingest.formats.base import BATCH_ROWS, Batch, FormatError, ParseContext
 from ingest.formats.measure import julian, normalize
+from ingest.formats.measure import tables as measure_tables
 from ingest.formats.measure.ddl import DdlError, Layout, header_layout, load_layouts
 
 LAYOUT_FOR_TABLE = {
@@ -229,6 +230,8 @@ class BinaryRecordsParser:
     format = "measure.binary"
     version = "1"
     priority = 20  # binary before text
+    tables = measure_tables.ENTITY_TABLES
+    declare_table = staticmethod(measure_tables.table_for)  # records of a DDL beyond the contract
 
     def sniff(self, head: bytes, name: str) -> bool:
         header = header_layout()

@@ -44,6 +44,7 @@ import pyarrow.csv as pv
 
 from ingest.formats.base import BATCH_ROWS, Batch, FormatError, ParseContext
 from ingest.formats.measure import julian, normalize
+from ingest.formats.measure import tables as measure_tables
 from ingest.formats.measure.ddl import snake
 
 SEPARATORS = (",", ";", "|", "\t")
@@ -154,6 +155,7 @@ class CsvRecordsParser:
     format = "measure.csv"
     version = "1"
     priority = 40
+    tables = measure_tables.ENTITY_TABLES
 
     def sniff(self, head: bytes, name: str) -> bool:
         if b"\x00" in head:

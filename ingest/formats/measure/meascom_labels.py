@@ -32,6 +32,8 @@ import re
 
 import pyarrow as pa
 
+from ingest.formats.measure import tables as measure_tables
+
 INC, BUSY, QUEUE, MAX, SNAP, RESP = "inc", "busy", "queue", "max", "snap", "resp"
 
 TIME_UNITS = {"ms": 1e3, "s": 1e6, "sec": 1e6, "min": 6e7, "hr": 3.6e9, "day": 8.64e10, "wk": 6.048e11}
@@ -182,75 +184,38 @@ USERDEF_TYPES = {
 }
 USERDEF_TYPE_WORDS = {code: word.capitalize() for word, (code, _kind) in USERDEF_TYPES.items()}
 
-# MEASCOM entity keyword (LIST <entity>) -> raw table
-TABLES = {
-    "CPU": "measure_cpu",
-    "PROCESS": "measure_process",
-    "DISC": "measure_disc",
-    "LINE": "measure_line",
-    "USERDEF": "measure_userdef",
-    "FILE": "measure_file",
-    "DISCOPEN": "measure_discopen",
-}
+# MEASCOM entity keyword (LIST <entity>) -> raw table: every entity of the contract, CPU -> measure_cpu
+TABLES = {e.table.removeprefix("measure_").upper(): e.table for e in measure_tables.ENTITIES}
 
 I32, I64, STR = pa.int32(), pa.int64(), pa.string()
-HEADER_SCHEMA = [
-    ("record_ordinal", I64),
-    ("source_form", STR),
-    ("system_name", STR),
-    ("cpu_num", I32),
-    ("loadid", STR),
-    ("from_timestamp", pa.timestamp("us")),
-    ("to_timestamp", pa.timestamp("us")),
-    ("delta_time", I64),
-    ("error", I32),
-    ("os_version", STR),
-]
+# the record and header columns of every entity table (measure.tables)
+HEADER_SCHEMA = [(c.name, c.type) for c in (*measure_tables.RECORD_COLUMNS, *measure_tables.HEADER)]
 
-
-def _counters(entity: str) -> list[tuple[str, pa.DataType]]:
-    return [(column_of(label), I64) for row in LAYOUTS[entity] for label, _kind in row]
-
-
-# Identification columns per table (contract first, then what the report prints beyond the contract),
-# then every counter of the layout. Columns of labels outside the layouts are added as BIGINT.
-ENTITY_SCHEMAS: dict[str, list[tuple[str, pa.DataType]]] = {
-    "measure_cpu": [
-        ("cpu_type", I32), ("memory_pages", I32), ("pcbs", I32),
-        ("cpu_type_name", STR), ("mem_initial_lock", I32), ("mem_mb", I32), ("page_size_bytes", I32),
-        *_counters("cpu"),
-    ],
+# Identification items the report prints beyond the contract, per table. Columns of labels outside the
+# layouts are added as BIGINT.
+PRINTED_IDS: dict[str, list[tuple[str, pa.DataType]]] = {
+    "measure_cpu": [("cpu_type_name", STR), ("mem_initial_lock", I32), ("mem_mb", I32), ("page_size_bytes", I32)],
     "measure_process": [
-        ("pin", I32), ("process_name", STR), ("priority", I32), ("program_file_name", STR), ("userid", STR),
         ("page_size_bytes", I32), ("program_kind", STR), ("creatorid", STR),
         ("ancestor_cpu", I32), ("ancestor_pin", I32), ("ancestor_process_name", STR),
-        *_counters("process"),
     ],
-    "measure_disc": [
-        ("device_name", STR), ("pin", I32), ("logical_device", I32), ("device_type", I32), ("device_subtype", I32),
-        *_counters("disc"),
-    ],
-    "measure_line": [
-        ("device_name", STR), ("pin", I32), ("logical_device", I32), ("device_type", I32), ("device_subtype", I32),
-        ("trackid", STR), ("clip", I32), ("line", I32),
-        *_counters("line"),
-    ],
-    "measure_userdef": [
-        ("pin", I32), ("process_name", STR), ("program_file_name", STR), ("priority", I32),
-        ("name", STR), ("type", I32), ("index", I32), ("max_value", I64), ("counter_value", I64),
-        ("userid", STR), ("creatorid", STR),
-    ],
-    "measure_file": [
-        ("opener_cpu", I32), ("opener_pin", I32), ("file_name", STR), ("device_type", I32),
-        *_counters("file"),
-    ],
-    "measure_discopen": [
-        ("opener_cpu", I32), ("opener_pin", I32), ("file_name", STR),
-        *_counters("discopen"),
-    ],
+    "measure_line": [("trackid", STR), ("clip", I32), ("line", I32)],
+    "measure_userdef": [("userid", STR), ("creatorid", STR)],
 }
+
+
+def _entity_schema(entity: measure_tables.Entity) -> list[tuple[str, pa.DataType]]:
+    """The contract's entity columns the layout does not print, the printed identification items, then
+    every counter of the layout in its order."""
+    counters = [(column_of(label), I64) for row in LAYOUTS.get(entity.table.removeprefix("measure_"), []) for label, _kind in row]
+    printed = {name for name, _t in counters}
+    contract = [(c.name, c.type) for c in (*entity.ids, *entity.counters) if c.name not in printed]
+    return contract + PRINTED_IDS.get(entity.table, []) + counters
+
+
+ENTITY_SCHEMAS: dict[str, list[tuple[str, pa.DataType]]] = {e.table: _entity_schema(e) for e in measure_tables.ENTITIES}
 # the catch-all for report text perfdb does not parse (SYSTEM blocks, listings of other entities)
-UNPARSED_SCHEMA = [("record_ordinal", I64), ("source_form", STR), ("entity", STR), ("line_number", I64), ("raw_text", STR)]
+UNPARSED_SCHEMA = [(c.name, c.type) for c in measure_tables.UNPARSED.columns]
 
 # Identification lines before `Local System`, per entity: each line is a list of parts, a part printed
 # only when all its columns are known. The first part of the first line starts a block. CPU, PROCESS,

@@ -78,6 +78,7 @@ from typing import Iterator
 import pyarrow as pa
 
 from ingest.formats.base import BATCH_ROWS, Batch, FormatError, ParseContext
+from ingest.formats.measure import tables as measure_tables
 from ingest.formats.measure.meascom_labels import (
     CONVERSIONS,
     ENTITY_SCHEMAS,
@@ -92,7 +93,7 @@ from ingest.formats.measure.meascom_labels import (
 )
 
 SOURCE_FORM = "meascom"
-UNPARSED_TABLE = "measure_unparsed"
+UNPARSED_TABLE = measure_tables.UNPARSED.name
 _MAX_INT64 = 2**63 - 1
 _MAX_INT32 = 2**31 - 1
 _MAX_DELTA_US = 100 * 366 * 86_400 * 10**6  # a longer "For" is a mangled line, and would overflow TIMESTAMP
@@ -702,6 +703,7 @@ class MeascomReportParser:
     format = "measure.meascom"
     version = "1"
     priority = 40  # text, specific: needs a MEASCOM 'Local System ... From ... For' line
+    tables = (*measure_tables.ENTITY_TABLES, measure_tables.UNPARSED)
 
     def sniff(self, head: bytes, name: str) -> bool:
         return b"\x00" not in head and _LOCAL_HEAD.search(head.decode("latin-1")) is not None

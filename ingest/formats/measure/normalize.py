@@ -32,84 +32,19 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.formats.measure import julian
+from ingest.formats.measure import julian, tables
 
-I32, I64, STR, TS = pa.int32(), pa.int64(), pa.string(), pa.timestamp("us")
+I64, STR, TS = pa.int64(), pa.string(), pa.timestamp("us")
 
-
-def _bigints(*names: str) -> dict[str, pa.DataType]:
-    return {n: I64 for n in names}
-
-
-HEADER_COLUMNS: dict[str, pa.DataType] = {
-    "record_ordinal": I64,
-    "source_form": STR,
-    "system_name": STR,
-    "cpu_num": I32,
-    "loadid": STR,
-    "from_timestamp": TS,
-    "to_timestamp": TS,
-    "delta_time": I64,
-    "error": I32,
-    "os_version": STR,
-}
-
+# the contract as this module reads it: entity table -> {column: type} of the columns after the header
 ENTITY_COLUMNS: dict[str, dict[str, pa.DataType]] = {
-    "measure_cpu": {
-        "cpu_type": I32, "memory_pages": I32, "pcbs": I32,
-        **_bigints(
-            "cpu_busy_time", "cpu_qtime", "cpu_qlen_max", "mem_qtime", "mem_qlen_max", "dispatches", "swaps",
-            "intr_busy_time", "process_ovhd", "send_busy_time", "disc_ios", "cache_hits", "page_requests",
-            "page_scans", "transactions", "response_time", "ending_free_mem",
-        ),
-    },
-    "measure_process": {
-        "pin": I32, "process_name": STR, "priority": I32, "program_file_name": STR, "userid": STR,
-        **_bigints(
-            "cpu_busy_time", "ready_time", "mem_qtime", "dispatches", "page_faults", "vsems", "recv_qtime",
-            "recv_qlen_max", "messages_sent", "messages_received", "sent_bytes", "received_bytes",
-            "checkpoints", "file_open_calls",
-        ),
-    },
-    "measure_disc": {
-        "device_name": STR, "pin": I32, "logical_device": I32, "device_type": I32, "device_subtype": I32,
-        **_bigints(
-            "request_qtime", "requests", "reads", "writes", "input_bytes", "output_bytes", "swaps",
-            "requests_blocked", "read_busy_time", "write_busy_time", "seek_busy_time", "device_qbusy_time",
-            "cache_hits", "cache_misses",
-        ),
-    },
-    "measure_line": {
-        "device_name": STR, "pin": I32, "logical_device": I32, "device_type": I32, "device_subtype": I32,
-        **_bigints(
-            "read_busy_time", "write_busy_time", "requests", "input_bytes", "output_bytes", "input_data_bytes",
-            "output_data_bytes", "reads", "writes", "retries", "transactions", "response_time",
-        ),
-    },
-    "measure_userdef": {
-        "pin": I32, "process_name": STR, "program_file_name": STR, "priority": I32, "name": STR,
-        "type": I32, "index": I32, "max_value": I64, "counter_value": I64,
-    },
-    "measure_file": {
-        "opener_cpu": I32, "opener_pin": I32, "file_name": STR, "device_type": I32,
-        **_bigints(
-            "file_busy_time", "reads", "writes", "updates_or_replies", "deletes_or_writereads", "info_calls",
-            "messages", "message_bytes",
-        ),
-    },
-    "measure_discopen": {
-        "opener_cpu": I32, "opener_pin": I32, "file_name": STR,
-        **_bigints(
-            "driver_input_calls", "driver_output_calls", "cache_hits", "cache_write_hits", "block_splits",
-            "requests", "requests_blocked", "lockwait_time",
-        ),
-    },
+    e.table: {c.name: c.type for c in (*e.ids, *e.counters)} for e in tables.ENTITIES
 }
 
 
 def contract_columns(table: str) -> dict[str, pa.DataType]:
-    """Column -> Arrow type for a raw table; tables outside the contract get the header columns."""
-    return {**HEADER_COLUMNS, **ENTITY_COLUMNS.get(table, {})}
+    """Column -> Arrow type for a raw table; tables outside the contract get the record and header columns."""
+    return {c.name: c.type for c in tables.table_for(table).columns}
 
 
 # record-name stems (zmscpu -> cpu, zmsdopen -> dopen, legacy "discopen") -> raw table entity

@@ -2,7 +2,8 @@
 
 Modules, one concern each: ``records`` (RDW/BDW/SDW framing, VB/VBS detection, spanned-record
 reassembly), ``ebcdic`` (code pages), ``fields`` (vectorised field decoding over many records),
-``headers`` (standard header, self-defining triplets), ``smf70`` / ``smf30`` / ``smf119`` (the record
-types we decode), ``parser`` (the ``PARSER`` object, format ``smf.binary``). The raw tables they
-write are described in ``docs/smf_raw_contract.md``.
+``headers`` (standard header, self-defining triplets), ``tables`` (the columns every raw SMF table
+starts with), ``smf70`` / ``smf30`` / ``smf119`` (the record types we decode, each declaring the raw
+tables it writes), ``parser`` (the ``PARSER`` object, format ``smf.binary``, and its list of decoders).
+The raw tables are described in ``docs/smf_raw_contract.md``, generated from the declarations.
 """

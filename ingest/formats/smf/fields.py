@@ -22,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.formats.base import Column
 from ingest.formats.smf.ebcdic import TABLES
 
 DAY_HUNDREDTHS = 8_640_000  # hundredths of a second in a day
@@ -301,6 +302,24 @@ def _scaled(s: Sections, rel: int, width: int, factor: int) -> pa.Array:
     return int_array(values.astype(np.int64) * factor, present)
 
 
-def decode_fields(s: Sections, spec: list[tuple[str, int, int, str]]) -> dict[str, pa.Array]:
-    """Columns for a field table: (column name, offset in the section, width, kind)."""
-    return {name: _KINDS[kind](s, rel, width) for name, rel, width, kind in spec}
+# A field table row: (column name, offset in the section, width, kind, description). The description is
+# the column's in the raw table (``columns``): the field's SMF name and what it means.
+FieldSpec = tuple[str, int, int, str, str]
+
+# Arrow type of each kind's column
+KIND_TYPES = {
+    **dict.fromkeys(("int", "signed", "tod_us", "cs_us", "u128_us", "u1024_us", "packed"), pa.int64()),
+    **dict.fromkeys(("text", "hex", "ip"), pa.string()),
+    "hfp": pa.float64(),
+    "stck": pa.timestamp("us"),
+}
+
+
+def decode_fields(s: Sections, spec: list[FieldSpec]) -> dict[str, pa.Array]:
+    """Columns for a field table."""
+    return {name: _KINDS[kind](s, rel, width) for name, rel, width, kind, *_ in spec}
+
+
+def columns(spec: list[FieldSpec]) -> tuple[Column, ...]:
+    """The raw-table columns a field table decodes into."""
+    return tuple(Column(name, KIND_TYPES[kind], doc) for name, _rel, _width, kind, doc, *_ in spec)

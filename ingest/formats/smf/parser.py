@@ -9,7 +9,7 @@ and of the same record as the only record of a VBS block image (BDW, then a comp
 
     02A40000 02A00000 DF460038 4E100124 075FE2E8 ...
 
-Output (schema ``raw``; columns in docs/smf_raw_contract.md):
+Output (schema ``raw``; columns in docs/smf_raw_contract.md), by the decoders of ``DECODERS``:
 
 * 70.1  -> ``smf70_cpu_control``, ``smf70_cpu``, ``smf70_partition``, ``smf70_logical_processor``
 * 30.2-5 -> ``smf30_work``
@@ -17,6 +17,10 @@ Output (schema ``raw``; columns in docs/smf_raw_contract.md):
   119.20/21 -> ``smf119_tn3270_session``
 * anything else (other types, other subtypes, extended-header records) -> ``smf_unparsed``, verbatim,
   counted as *skipped*, so a user sees what they sent that perfdb does not decode yet.
+
+A decoder is a module with ``RECORD_TYPE``, ``SUBTYPES``, ``TABLES`` (the ``RawTable`` s it writes) and
+``decode(batch, header, rows) -> headers.Decoded``; a new record type is one such module added to
+``DECODERS`` (and a staging model for its tables).
 
 Accounting: ``ctx.read()`` counts every logical record and every unreadable stretch of bytes; a
 record decoded into rows of several tables (a 70.1 record unfolds its CPU, partition and logical
@@ -34,28 +38,39 @@ from typing import Iterator
 import numpy as np
 import pyarrow as pa
 
-from ingest.formats.base import Batch, FormatError, ParseContext
+from ingest.formats.base import Batch, Column, FormatError, ParseContext, RawTable
 from ingest.formats.registry import SNIFF_BYTES
 from ingest.formats.smf import headers, smf30, smf70, smf119
 from ingest.formats.smf.records import FORMS, Framer, RecordBatch, detect_form
+from ingest.formats.smf.tables import I64, SUBSYSTEM_ID, smf_table
 
-TABLE_UNPARSED = "smf_unparsed"
+DECODERS = [smf70, smf30, smf119]
+
+UNPARSED = smf_table(
+    "smf_unparsed",
+    "Every record no decoder reads (other types and subtypes), verbatim, with its header fields; counted as "
+    "skipped in raw.ingest_files.",
+    (
+        Column("record_type", I64, "SMFxxRTY: record type."),
+        Column("record_subtype", I64, "SMFxxSTY: record subtype; NULL when SMFxxFLG X'40' is off."),
+        SUBSYSTEM_ID,
+        Column("extended_record_type", I64, "For type 126 carriers of types above 255: the real type at offset 52."),
+        Column("record_length", I64, "Record length, RDW included."),
+        Column("record_bytes", pa.binary(), "The record as read, RDW included."),
+    ),
+)
 
 
-def _route(header: headers.Header, usable: np.ndarray) -> dict[str, np.ndarray]:
-    """Batch rows per decoder; what no decoder takes is 'unparsed'."""
-    rtype, subtype = header.rtype, header.subtype
-    routes = {
-        "smf70": usable & (rtype == smf70.RECORD_TYPE) & (subtype == smf70.SUBTYPE),
-        "smf30": usable & (rtype == smf30.RECORD_TYPE) & np.isin(subtype, smf30.SUBTYPES),
-        "smf119": usable & (rtype == smf119.RECORD_TYPE) & np.isin(subtype, smf119.SUBTYPES),
-    }
-    decoded = np.zeros(len(rtype), dtype=bool)
-    for mask in routes.values():
-        decoded |= mask
-    out = {name: np.flatnonzero(mask) for name, mask in routes.items()}
-    out["unparsed"] = np.flatnonzero(usable & ~decoded)
-    return out
+def _route(header: headers.Header, usable: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Batch rows per decoder of ``DECODERS`` (the first that claims a record's type and subtype), and the rows
+    no decoder takes."""
+    taken = np.zeros(len(header.rtype), dtype=bool)
+    routes = []
+    for decoder in DECODERS:
+        mine = usable & ~taken & (header.rtype == decoder.RECORD_TYPE) & np.isin(header.subtype, decoder.SUBTYPES)
+        routes.append(np.flatnonzero(mine))
+        taken |= mine
+    return routes, np.flatnonzero(usable & ~taken)
 
 
 def _unparsed(batch: RecordBatch, header: headers.Header, rows: np.ndarray) -> pa.Table:
@@ -79,6 +94,10 @@ class SmfParser:
     format = "smf.binary"
     version = "1"
     priority = 10  # binary and specific: ahead of text formats
+
+    @property
+    def tables(self) -> tuple[RawTable, ...]:
+        return (*(table for decoder in DECODERS for table in decoder.TABLES), UNPARSED)
 
     def sniff(self, head: bytes, name: str) -> bool:
         try:
@@ -106,11 +125,11 @@ class SmfParser:
         usable = np.array([p is None for p in header.problem], dtype=bool)
         for i in np.flatnonzero(~usable).tolist():
             self._reject(ctx, batch, header, i, header.problem[i])
-        routes = _route(header, usable)
-        for name, decoder in (("smf70", smf70.decode), ("smf30", smf30.decode), ("smf119", smf119.decode)):
-            if not len(routes[name]):
+        routes, unparsed = _route(header, usable)
+        for decoder, rows in zip(DECODERS, routes):
+            if not len(rows):
                 continue
-            result = decoder(batch, header, routes[name])
+            result = decoder.decode(batch, header, rows)
             for i, reason in result.rejects:
                 self._reject(ctx, batch, header, i, reason)
             # one SMF record may unfold into rows of several tables (a 70.1 record: control, CPUs,
@@ -119,8 +138,8 @@ class SmfParser:
             for table, rows in result.tables.items():
                 yield Batch(table, rows, records=records)
                 records = 0
-        if len(routes["unparsed"]):
-            yield Batch(TABLE_UNPARSED, _unparsed(batch, header, routes["unparsed"]), skipped=True)
+        if len(unparsed):
+            yield Batch(UNPARSED.name, _unparsed(batch, header, unparsed), skipped=True)
 
     @staticmethod
     def _reject(ctx: ParseContext, batch: RecordBatch, header: headers.Header, i: int, reason: str) -> None:

@@ -34,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ingest.formats.smf.fields import Sections, decode_fields, int_array, packed_date, packed_int, ts_array
+from ingest.formats.base import Column
+from ingest.formats.smf.fields import Sections, columns, decode_fields, int_array, packed_date, packed_int, ts_array
 from ingest.formats.smf.headers import (
     Decoded,
     Header,
@@ -46,115 +47,160 @@ from ingest.formats.smf.headers import (
     whole_records,
 )
 from ingest.formats.smf.records import RecordBatch
+from ingest.formats.smf.tables import I64, SECTION_INDEX, STR, SUBSYSTEM_ID, TS, smf_table
 
-RECORD_TYPE, SUBTYPE = 70, 1
-TABLE_CONTROL = "smf70_cpu_control"
-TABLE_CPU = "smf70_cpu"
-TABLE_PARTITION = "smf70_partition"
-TABLE_LOGICAL_PROCESSOR = "smf70_logical_processor"
+RECORD_TYPE, SUBTYPES = 70, (1,)
 
 # triplet order of subtype 1, from offset 28, 8 bytes each; only the first SMF70TRN exist
 TRIPLETS = ["SMF70PRS", "SMF70CCS", "SMF70CPS", "SMF70ASS", "SMF70BCS", "SMF70BVS", "SMF70CNS", "SMF70COS", "SMF70TNS"]
 FIRST_TRIPLET = 28
 
 PRODUCT = [  # RMF product section (SMF70PRS)
-    ("rmf_version", 0, 2, "packed"),  # SMF70MFV
-    ("product_name", 2, 8, "text"),  # SMF70PRD
-    ("sample_count", 24, 4, "int"),  # SMF70SAM
-    ("rmf_flags", 30, 2, "int"),  # SMF70FLA
-    ("zos_level", 40, 8, "text"),  # SMF70MVS
-    ("processor_complex_type", 48, 1, "int"),  # SMF70IML
-    ("processor_flags", 49, 1, "int"),  # SMF70PRF
-    ("partition_number", 50, 1, "int"),  # SMF70PTN
-    ("smf_record_level", 51, 1, "int"),  # SMF70SRL
-    ("reassembly_area_count", 74, 2, "int"),  # SMF70RAN: > 0 for one of several "broken" RMF records
-    ("sync_s", 78, 2, "int"),  # SMF70SYN
-    ("sysplex_name", 88, 8, "text"),  # SMF70XNM
-    ("system_name", 96, 8, "text"),  # SMF70SNM
+    ("rmf_version", 0, 2, "packed", "SMF70MFV: RMF version."),
+    ("product_name", 2, 8, "text", "SMF70PRD: product name (`RMF`)."),
+    ("sample_count", 24, 4, "int", "SMF70SAM: number of RMF samples."),
+    ("rmf_flags", 30, 2, "int", "SMF70FLA: RMF flags (X'0010' interval synchronised with SMF; byte 1: boost)."),
+    ("zos_level", 40, 8, "text", "SMF70MVS: z/OS level, e.g. `ZV020500`."),
+    ("processor_complex_type", 48, 1, "int", "SMF70IML: type of processor complex."),
+    ("processor_flags", 49, 1, "int", "SMF70PRF: processor flags (X'10' z/Architecture, X'04' zIIP installed)."),
+    ("partition_number", 50, 1, "int", "SMF70PTN: PR/SM partition number of this image (SMF70LPN of its partition)."),
+    ("smf_record_level", 51, 1, "int", "SMF70SRL: SMF record level."),
+    ("reassembly_area_count", 74, 2, "int",
+     "SMF70RAN: reassembly areas; > 0 for one of several \"broken\" RMF records of an interval."),
+    ("sync_s", 78, 2, "int", "SMF70SYN: SYNC value, seconds."),
+    ("sysplex_name", 88, 8, "text", "SMF70XNM: sysplex name."),
+    ("system_name", 96, 8, "text", "SMF70SNM: system name (SYSNAME)."),
 ]
 
 CONTROL = [  # CPU control section (SMF70CCS)
-    ("machine_type", 0, 2, "hex"),  # SMF70MOD, e.g. '8561'
-    ("cpu_version", 2, 1, "int"),  # SMF70VER
-    ("physical_cpus", 3, 1, "int"),  # SMF70BNP
-    ("prsm_flags", 4, 1, "int"),  # SMF70INB
-    ("cpu_flags", 5, 1, "int"),  # SMF70STF
-    ("dispatch_interval_ms", 6, 2, "int"),  # SMF70GTS, 0 = dynamic
-    ("model_capacity_id", 8, 16, "text"),  # SMF70MDL
-    ("diagnose_samples", 24, 2, "int"),  # SMF70DSA
-    ("zaaps_online", 26, 2, "int"),  # SMF70IFA
-    ("cpu_adjustment_factor", 28, 4, "int"),  # SMF70CPA
-    ("capacity_msu_per_h", 32, 4, "int"),  # SMF70WLA
-    ("long_term_avg_msu_per_h", 36, 4, "int"),  # SMF70LAC
-    ("hardware_model", 48, 16, "text"),  # SMF70HWM
-    ("ziips_online", 64, 2, "int"),  # SMF70SUP
-    ("cpc_serial", 78, 16, "text"),  # SMF70CSC
-    ("hiperdispatch_flags", 94, 1, "int"),  # SMF70HHF
+    ("machine_type", 0, 2, "hex", "SMF70MOD: machine type as hex digits, e.g. `8561`."),
+    ("cpu_version", 2, 1, "int", "SMF70VER: CPU version."),
+    ("physical_cpus", 3, 1, "int", "SMF70BNP: physical processors PR/SM may use."),
+    ("prsm_flags", 4, 1, "int", "SMF70INB: PR/SM flags (X'10' partition `PHYSICAL` presented, X'08' extended data)."),
+    ("cpu_flags", 5, 1, "int", "SMF70STF: flags (X'08' SMF70MDL is the model-capacity id)."),
+    ("dispatch_interval_ms", 6, 2, "int", "SMF70GTS: PR/SM dispatch interval, ms; 0 = dynamic."),
+    ("model_capacity_id", 8, 16, "text", "SMF70MDL: CPC model (capacity) identifier."),
+    ("diagnose_samples", 24, 2, "int", "SMF70DSA: number of Diagnose samples."),
+    ("zaaps_online", 26, 2, "int", "SMF70IFA: zAAPs online at the end of the interval."),
+    ("cpu_adjustment_factor", 28, 4, "int", "SMF70CPA: physical CPU adjustment factor."),
+    ("capacity_msu_per_h", 32, 4, "int", "SMF70WLA: capacity available to the image, MSU/h."),
+    ("long_term_avg_msu_per_h", 36, 4, "int", "SMF70LAC: long-term average CPU service, MSU/h."),
+    ("hardware_model", 48, 16, "text", "SMF70HWM: CPC physical model."),
+    ("ziips_online", 64, 2, "int", "SMF70SUP: zIIPs online at the end of the interval."),
+    ("cpc_serial", 78, 16, "text", "SMF70CSC: CPC sequence code (serial)."),
+    ("hiperdispatch_flags", 94, 1, "int", "SMF70HHF: X'80' HiperDispatch supported, X'40' active, X'20' changed."),
 ]
 
 CPU = [  # CPU data section (SMF70CPS), one per logical CPU of this image
-    ("cpu_wait_us", 0, 8, "tod_us"),  # SMF70WAT, TOD units
-    ("cpu_id", 8, 2, "int"),  # SMF70CID
-    ("config_flags", 10, 1, "int"),  # SMF70CNF: X'08' complete interval, X'01' online at end
-    ("cpu_serial", 12, 3, "hex"),  # SMF70SER: "packed" but really 6 hex digits
-    ("cpu_type_code", 15, 1, "int"),  # SMF70TYP: 0 CP, 1 zAAP, 2 zIIP
-    ("io_slih_count", 16, 4, "int"),  # SMF70SLH
-    ("io_tpi_count", 20, 4, "int"),  # SMF70TPI
-    ("cpu_parked_us", 32, 8, "tod_us"),  # SMF70PAT, TOD units
-    ("tcb_dispatch_count", 40, 8, "int"),  # SMF70TCB
-    ("srb_dispatch_count", 48, 8, "int"),  # SMF70SRB
-    ("io_count", 56, 8, "int"),  # SMF70NIO
-    ("sigp_count", 64, 8, "int"),  # SMF70SIG
-    ("wait_dispatch_count", 72, 8, "int"),  # SMF70WTD
-    ("warning_track_issued_count", 80, 4, "int"),  # SMF70WTS
-    ("warning_track_used_count", 84, 4, "int"),  # SMF70WTU
-    ("warning_track_yield_ms", 88, 4, "int"),  # SMF70WTI
+    ("cpu_wait_us", 0, 8, "tod_us", "SMF70WAT: time the CPU was in wait state, µs."),
+    ("cpu_id", 8, 2, "int", "SMF70CID: logical CPU address (SMF70VPA of this image's logical processors)."),
+    ("config_flags", 10, 1, "int", "SMF70CNF: X'08' data for the complete interval, X'01' online at the end."),
+    ("cpu_serial", 12, 3, "hex", "SMF70SER: CPU serial number, 6 hex digits."),
+    ("cpu_type_code", 15, 1, "int", "SMF70TYP: 0 CP, 1 zAAP, 2 zIIP."),
+    ("io_slih_count", 16, 4, "int", "SMF70SLH: I/O interruptions handled by the I/O SLIH."),
+    ("io_tpi_count", 20, 4, "int", "SMF70TPI: I/O interruptions handled by TPI."),
+    ("cpu_parked_us", 32, 8, "tod_us", "SMF70PAT: time the CPU was parked (HiperDispatch), µs."),
+    ("tcb_dispatch_count", 40, 8, "int", "SMF70TCB: TCB dispatches."),
+    ("srb_dispatch_count", 48, 8, "int", "SMF70SRB: SRB dispatches."),
+    ("io_count", 56, 8, "int", "SMF70NIO: I/Os."),
+    ("sigp_count", 64, 8, "int", "SMF70SIG: SIGPs."),
+    ("wait_dispatch_count", 72, 8, "int", "SMF70WTD: wait dispatches."),
+    ("warning_track_issued_count", 80, 4, "int", "SMF70WTS: warning-track signals PR/SM issued."),
+    ("warning_track_used_count", 84, 4, "int", "SMF70WTU: warning-track signals honoured."),
+    ("warning_track_yield_ms", 88, 4, "int", "SMF70WTI: time the processor yielded to PR/SM on warning track, ms."),
 ]
 
 PARTITION = [  # PR/SM partition data section (SMF70BCS)
-    ("partition_name", 0, 8, "text"),  # SMF70LPM ('PHYSICAL' = unattributed time)
-    ("partition_number", 8, 1, "int"),  # SMF70LPN
-    ("partition_flags", 9, 1, "int"),  # SMF70PFG
-    ("logical_cpu_count", 10, 2, "int"),  # SMF70BDN = number of its logical processor sections
-    ("first_lp_index", 12, 4, "int"),  # SMF70BDS
-    ("active_lp_accum", 16, 4, "int"),  # SMF70BDA
-    ("cluster_name", 20, 8, "text"),  # SMF70SPN
-    ("system_name", 28, 8, "text"),  # SMF70STN
-    ("central_storage_mb", 40, 4, "int"),  # SMF70CSF
-    ("expanded_storage_mb", 48, 4, "int"),  # SMF70ESF
-    ("defined_capacity_msu_per_h", 52, 4, "int"),  # SMF70MSU
-    ("partition_flags2", 56, 2, "int"),  # SMF70PFL
-    ("user_partition_id", 58, 1, "int"),  # SMF70UPI
-    ("max_thread_id", 59, 1, "int"),  # SMF70MTID
-    ("capacity_group_name", 60, 8, "text"),  # SMF70GNM
-    ("group_max_msu_per_h", 68, 4, "int"),  # SMF70GMU
-    ("hardware_group_name", 72, 8, "text"),  # SMF70HWGR_NAME
-    ("boost_flags", 80, 1, "int"),  # SMF70_BOOSTINFO
+    ("partition_name", 0, 8, "text", "SMF70LPM: partition name; `PHYSICAL` = time PR/SM did not attribute."),
+    ("partition_number", 8, 1, "int", "SMF70LPN: partition number."),
+    ("partition_flags", 9, 1, "int", "SMF70PFG: partition flags (X'04' SMF70WST defined)."),
+    ("logical_cpu_count", 10, 2, "int", "SMF70BDN: logical CPUs of the partition = its logical processor sections."),
+    ("first_lp_index", 12, 4, "int", "SMF70BDS: index of its first logical processor section."),
+    ("active_lp_accum", 16, 4, "int", "SMF70BDA: accumulated number of active logical CPUs."),
+    ("cluster_name", 20, 8, "text", "SMF70SPN: LPAR cluster name."),
+    ("system_name", 28, 8, "text", "SMF70STN: system name of the image in the partition."),
+    ("central_storage_mb", 40, 4, "int", "SMF70CSF: central storage, MB."),
+    ("expanded_storage_mb", 48, 4, "int", "SMF70ESF: expanded storage, MB."),
+    ("defined_capacity_msu_per_h", 52, 4, "int", "SMF70MSU: defined capacity limit, MSU/h."),
+    ("partition_flags2", 56, 2, "int", "SMF70PFL: X'8000' user partition id valid, X'4000' capacity-group member."),
+    ("user_partition_id", 58, 1, "int", "SMF70UPI: user partition id."),
+    ("max_thread_id", 59, 1, "int", "SMF70MTID: maximum thread id (multithreading)."),
+    ("capacity_group_name", 60, 8, "text", "SMF70GNM: capacity group name."),
+    ("group_max_msu_per_h", 68, 4, "int", "SMF70GMU: capacity group limit, MSU/h."),
+    ("hardware_group_name", 72, 8, "text", "SMF70HWGR_NAME: hardware group name."),
+    ("boost_flags", 80, 1, "int", "SMF70_BOOSTINFO: X'80' zIIP boost, X'40' speed boost."),
 ]
 
 LOGICAL_PROCESSOR = [  # PR/SM logical processor data section (SMF70BVS)
-    ("dispatch_us", 0, 8, "int"),  # SMF70PDT, microseconds
-    ("lp_address", 8, 2, "int"),  # SMF70VPA (= SMF70CID of this image's CPUs)
-    ("weight", 10, 2, "int"),  # SMF70BPS, 65535 = dedicated
-    ("lp_flags", 12, 1, "int"),  # SMF70VPF: X'80' wait completion
-    ("polarization_flags", 13, 1, "int"),  # SMF70POF: X'C0' mask 00 horizontal, 01 low, 10 medium, 11 high
-    ("cpu_type_index", 14, 2, "int"),  # SMF70CIX, 0 = no information
-    ("effective_dispatch_us", 16, 8, "int"),  # SMF70EDT, microseconds
-    ("actual_share_accum", 24, 4, "int"),  # SMF70ACS
-    ("min_share", 28, 2, "int"),  # SMF70MIS
-    ("max_share", 30, 2, "int"),  # SMF70MAS
-    ("samples_near_min", 32, 4, "int"),  # SMF70NSI
-    ("samples_near_max", 36, 4, "int"),  # SMF70NSA
-    ("online_us", 40, 8, "int"),  # SMF70ONT, microseconds
-    ("wait_state_us", 48, 8, "int"),  # SMF70WST, valid only with SMF70PFG X'04'
-    ("pricing_weight_adjustment", 56, 4, "signed"),  # SMF70PMA
-    ("capping_considered_samples", 60, 4, "int"),  # SMF70NSW
-    ("polarization_weight", 64, 4, "int"),  # SMF70POW
-    ("capped_samples", 68, 4, "int"),  # SMF70NCA
-    ("hw_cap_limit", 72, 4, "int"),  # SMF70HW_CAP_LIMIT
-    ("hw_group_cap_limit", 76, 4, "int"),  # SMF70HWGR_CAP_LIMIT
-    ("mt_idle_us", 80, 8, "int"),  # SMF70MTIT, microseconds
+    ("dispatch_us", 0, 8, "int", "SMF70PDT: time a physical CPU was assigned to the logical processor, µs."),
+    ("lp_address", 8, 2, "int", "SMF70VPA: logical processor address (SMF70CID of this image's CPUs)."),
+    ("weight", 10, 2, "int", "SMF70BPS: processor weight; 65535 = dedicated."),
+    ("lp_flags", 12, 1, "int", "SMF70VPF: X'80' wait completion enabled, X'04' varied online in the interval."),
+    ("polarization_flags", 13, 1, "int", "SMF70POF: polarization, mask X'C0': 00 horizontal, 01 low, 10 medium, 11 high."),
+    ("cpu_type_index", 14, 2, "int", "SMF70CIX: CPU-identification section of its CPU type (1-based); 0 = unknown."),
+    ("effective_dispatch_us", 16, 8, "int", "SMF70EDT: effective dispatch time (LPAR management excluded), µs."),
+    ("actual_share_accum", 24, 4, "int", "SMF70ACS: accumulated actual share."),
+    ("min_share", 28, 2, "int", "SMF70MIS: minimum share."),
+    ("max_share", 30, 2, "int", "SMF70MAS: maximum share."),
+    ("samples_near_min", 32, 4, "int", "SMF70NSI: samples within 10 % of the minimum share."),
+    ("samples_near_max", 36, 4, "int", "SMF70NSA: samples within 10 % of the maximum share."),
+    ("online_us", 40, 8, "int", "SMF70ONT: time the logical processor was online, µs."),
+    ("wait_state_us", 48, 8, "int", "SMF70WST: wait-state time, µs; valid only with SMF70PFG X'04'."),
+    ("pricing_weight_adjustment", 56, 4, "signed", "SMF70PMA: average pricing-management weight adjustment (signed)."),
+    ("capping_considered_samples", 60, 4, "int", "SMF70NSW: samples in which WLM considered capping."),
+    ("polarization_weight", 64, 4, "int", "SMF70POW: polarization weight (HiperDispatch)."),
+    ("capped_samples", 68, 4, "int", "SMF70NCA: samples in which capping limited the partition."),
+    ("hw_cap_limit", 72, 4, "int", "SMF70HW_CAP_LIMIT: absolute hardware capping limit."),
+    ("hw_group_cap_limit", 76, 4, "int", "SMF70HWGR_CAP_LIMIT: hardware-group capping limit."),
+    ("mt_idle_us", 80, 8, "int", "SMF70MTIT: multithreading idle time, µs."),
 ]
+
+# columns the decoder computes rather than reads from one field
+INTERVAL_START = Column("interval_start", TS, "SMF70DAT + SMF70IST: start of the RMF interval, local time.")
+_SECTION = (INTERVAL_START, SECTION_INDEX)
+_INTERVAL_KEY = ("system_id", "interval_start")
+
+CONTROL_TABLE = smf_table(
+    "smf70_cpu_control",
+    "One row per SMF 70.1 record: the RMF product section and the CPU control section.",
+    (
+        SUBSYSTEM_ID,
+        INTERVAL_START,
+        Column("interval_us", I64, "SMF70INT (`mmsstttF`): length of the RMF interval, µs."),
+        Column("cycle_us", I64, "SMF70CYC: RMF sampling cycle, µs."),
+        Column("utc_offset_us", I64, "SMF70LGO: local time minus UTC, µs (signed)."),
+        *columns(PRODUCT),
+        *columns(CONTROL),
+        Column("cpu_section_count", I64, "SMF70CPN: CPU data sections in the record."),
+        Column("partition_section_count", I64, "SMF70BCN: PR/SM partition sections in the record."),
+        Column("lp_section_count", I64, "SMF70BVN: PR/SM logical processor sections in the record."),
+    ),
+    _INTERVAL_KEY,
+)
+CPU_TABLE = smf_table(
+    "smf70_cpu", "One row per CPU data section of a 70.1 record: a logical CPU of the reporting image.",
+    (*_SECTION, *columns(CPU)), (*_INTERVAL_KEY, "cpu_id"),
+)
+PARTITION_TABLE = smf_table(
+    "smf70_partition", "One row per PR/SM partition section of a 70.1 record (every partition of the CPC, and `PHYSICAL`).",
+    (*_SECTION, *columns(PARTITION)), (*_INTERVAL_KEY, "partition_name"),
+)
+LOGICAL_PROCESSOR_TABLE = smf_table(
+    "smf70_logical_processor",
+    "One row per PR/SM logical processor section of a 70.1 record, with its partition and CPU type resolved "
+    "from the record: a partition owns sections SMF70BDS .. SMF70BDS + SMF70BDN - 1.",
+    (
+        *_SECTION,
+        *columns(LOGICAL_PROCESSOR),
+        Column("partition_name", STR, "SMF70LPM of the partition that owns the section."),
+        Column("partition_number", I64, "SMF70LPN of the partition that owns the section."),
+        Column("cpu_type_name", STR, "SMF70CIN of the CPU-identification section SMF70CIX names (`CP`, `IIP` ...); "
+                                     "NULL when SMF70CIX is 0."),
+        Column("cpu_type_physical_count", I64, "SMF70CTN of that section: physical CPUs of the type."),
+    ),
+    (*_INTERVAL_KEY, "partition_name", "lp_address"),
+)
+TABLES = (CONTROL_TABLE, CPU_TABLE, PARTITION_TABLE, LOGICAL_PROCESSOR_TABLE)
 
 
 def _interval(product: Sections) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -270,9 +316,9 @@ def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
     lp_columns["cpu_type_physical_count"] = _take(cpu_ids.int_col(16, 2), type_of_lp)  # SMF70CTN
 
     tables = {
-        TABLE_CONTROL: pa.table(control),
-        TABLE_CPU: pa.table(section_table(cpus, CPU)),
-        TABLE_PARTITION: pa.table(section_table(partitions, PARTITION)),
-        TABLE_LOGICAL_PROCESSOR: pa.table(lp_columns),
+        CONTROL_TABLE.name: pa.table(control),
+        CPU_TABLE.name: pa.table(section_table(cpus, CPU)),
+        PARTITION_TABLE.name: pa.table(section_table(partitions, PARTITION)),
+        LOGICAL_PROCESSOR_TABLE.name: pa.table(lp_columns),
     }
     return Decoded(tables, rejects, n)

@@ -24,8 +24,4 @@ hourly as (
     group by system_name, cpu_num, {{ dbt.date_trunc('hour', 'interval_start') }}
 )
 
-select
-    hourly.*,
-    {{ shift_columns('hourly.hour_start') }}
-from hourly
-{{ join_shift('hourly.hour_start', 'hourly.system_name') }}
+{{ with_shift('hourly') }}

@@ -5,7 +5,11 @@
 {%- set columns = ['source', 'system_name', 'cpu_num', 'cpu_type', 'os_version', 'interval_start',
                    'interval_end', 'interval_s', 'busy_pct', 'ibusy_pct', 'sbusy_pct', 'qlen', 'mqlen',
                    'swaps_per_s', 'dispatches_per_s', 'loadid'] %}
-with measure as (
+with measure_records as (
+    {{ measured_records(ref('stg_measure__cpu')) }}
+),
+
+measure as (
     select
         'measure' as source,
         system_name,
@@ -27,11 +31,7 @@ with measure as (
         cast(swap_count as double) / (delta_time_us / 1e6) as swaps_per_s,
         cast(dispatch_count as double) / (delta_time_us / 1e6) as dispatches_per_s,
         loadid
-    from {{ ref('stg_measure__cpu') }}
-    -- ERROR above 0: MEASURE collected no counters for the record (-1 only flags a 32-bit overflow
-    -- whose 64-bit value the parser kept); without a duration there is no rate
-    where delta_time_us > 0
-        and coalesce(error_code, 0) <= 0
+    from measure_records
 )
 
 select {{ columns | join(', ') }} from measure

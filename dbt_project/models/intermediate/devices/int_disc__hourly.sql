@@ -3,9 +3,7 @@
 -- MEASURE writes one DISC record per CPU running a disc process for the volume (primary and
 -- backup): the records of one interval are added up first, so rates are per volume.
 with records as (
-    select * from {{ ref('stg_measure__disc') }}
-    where delta_time_us > 0
-        and coalesce(error_code, 0) <= 0
+    {{ measured_records(ref('stg_measure__disc')) }}
 ),
 
 per_interval as (
@@ -56,8 +54,4 @@ hourly as (
     group by system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }}
 )
 
-select
-    hourly.*,
-    {{ shift_columns('hourly.hour_start') }}
-from hourly
-{{ join_shift('hourly.hour_start', 'hourly.system_name') }}
+{{ with_shift('hourly') }}

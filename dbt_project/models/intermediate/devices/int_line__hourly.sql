@@ -1,9 +1,7 @@
 -- One row per communication line and clock hour: busy, throughput and the average response time of
 -- the terminal transactions the line carried.
 with records as (
-    select * from {{ ref('stg_measure__line') }}
-    where delta_time_us > 0
-        and coalesce(error_code, 0) <= 0
+    {{ measured_records(ref('stg_measure__line')) }}
 ),
 
 hourly as (
@@ -29,8 +27,4 @@ hourly as (
     group by system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }}
 )
 
-select
-    hourly.*,
-    {{ shift_columns('hourly.hour_start') }}
-from hourly
-{{ join_shift('hourly.hour_start', 'hourly.system_name') }}
+{{ with_shift('hourly') }}

@@ -6,19 +6,13 @@
 -- seen for the first time (net-tools prints many only once they are non-zero) has its first rate at
 -- its second snapshot.
 with printed as (
-    select
-        *,
-        -- an interface table may print the same address row twice: keep the first
-        row_number() over (
-            partition by host, command, section, entity, counter_name, captured_at
-            order by line_number
-        ) as printed_number
-    from {{ ref('int_counter__snapshot') }}
+    select * from {{ ref('int_counter__snapshot') }}
     where kind = 'counter' and value is not null
 ),
 
 counters as (
-    select * from printed where printed_number = 1
+    -- an interface table may print the same address row twice: keep the first
+    {{ first_copy('printed', ['host', 'command', 'section', 'entity', 'counter_name', 'captured_at'], order_by=['line_number']) }}
 ),
 
 sequenced as (

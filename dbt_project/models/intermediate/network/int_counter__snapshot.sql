@@ -38,7 +38,7 @@ joined as (
         printed.line_number,
         printed.line_number
             - min(printed.line_number) over (partition by printed.source_file_id, printed.record_ordinal)
-            as line_in_capture,
+            as line_in_capture
     from printed
     inner join captures
         on printed.source_file_id = captures.source_file_id
@@ -48,14 +48,8 @@ joined as (
         and printed.label_id = labels.label_id
 ),
 
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by host, command, section, entity, counter_name, captured_at, line_in_capture
-            order by source_file_id, record_ordinal
-        ) as copy_number,
-    from joined
+first_copies as (
+    {{ first_copy('joined', ['host', 'command', 'section', 'entity', 'counter_name', 'captured_at', 'line_in_capture']) }}
 )
 
 select
@@ -74,6 +68,5 @@ select
     utc_offset_s,
     source_file_id,
     record_ordinal,
-    line_number,
-from ranked
-where copy_number = 1
+    line_number
+from first_copies

@@ -3,10 +3,9 @@
 -- that begins where the previous record of that CPU and PIN ended, for the same program, continues a
 -- run; any other record starts a new one. PINs are reused, so a program created again and again in
 -- one PIN shows as many runs: the COUNT of the Process Summary report.
+{%- set program_keys = ['system_name', 'cpu_num', 'pin', 'program_file_name'] %}
 with records as (
-    select * from {{ ref('stg_measure__process') }}
-    where delta_time_us > 0
-        and coalesce(error_code, 0) <= 0
+    {{ measured_records(ref('stg_measure__process')) }}
 ),
 
 runs as (
@@ -15,10 +14,7 @@ runs as (
 
 hourly as (
     select
-        system_name,
-        cpu_num,
-        pin,
-        program_file_name,
+        {{ program_keys | join(', ') }},
         {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
         sum(starts_run_day) as process_runs,
         max(process_name) as process_name,
@@ -37,21 +33,12 @@ hourly as (
         sum(messages_sent_count) as messages_sent_count,
         sum(messages_received_count) as messages_received_count
     from runs
-    group by
-        system_name,
-        cpu_num,
-        pin,
-        program_file_name,
-        {{ dbt.date_trunc('hour', 'interval_start') }}
+    group by {{ program_keys | join(', ') }}, {{ dbt.date_trunc('hour', 'interval_start') }}
+),
+
+keyed as (
+    select *, {{ process_key() }} as process_key
+    from hourly
 )
 
-select
-    hourly.*,
-    -- ENFORM condenses processes OVER PROCESS-NAME; an unnamed process is its program in its CPU and PIN
-    coalesce(
-        hourly.process_name,
-        hourly.program_file_name || ' (' || cast(hourly.cpu_num as varchar) || ',' || cast(hourly.pin as varchar) || ')'
-    ) as process_key,
-    {{ shift_columns('hourly.hour_start') }}
-from hourly
-{{ join_shift('hourly.hour_start', 'hourly.system_name') }}
+{{ with_shift('keyed') }}

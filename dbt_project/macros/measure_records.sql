@@ -1,0 +1,21 @@
+{#- The MEASURE record header: the interval and identification items every record carries, and which
+    records carry counters at all. -#}
+
+{#- The header items, renamed with units (staging). -#}
+{% macro measure_interval_columns() -%}
+    nullif(trim(loadid), '') as loadid,
+    from_timestamp as interval_start,
+    to_timestamp as interval_end,
+    cast(delta_time as bigint) as delta_time_us,
+    cast(error as integer) as error_code,
+    os_version,
+{%- endmacro %}
+
+{#- The records of a staging relation that rates can be computed from: ERROR above 0 means MEASURE
+    collected no counters for the record (-1 only flags a 32-bit overflow whose 64-bit value the
+    parser kept), and without a duration there is no rate. -#}
+{% macro measured_records(relation) %}
+    select * from {{ relation }}
+    where delta_time_us > 0
+        and coalesce(error_code, 0) <= 0
+{% endmacro %}

@@ -19,3 +19,19 @@
     where delta_time_us > 0
         and coalesce(error_code, 0) <= 0
 {% endmacro %}
+
+{#- King 1986, Fig. 5: what a MEASURE counter means over the measured time `over` (microseconds; by
+    default the DELTA-TIME summed over the rows aggregated). Busy counters hold microseconds busy
+    (BUSY := CPU-BUSY-TIME / (DELTA-TIME / 100)), queue counters queue length x microseconds
+    (QLEN := CPU-QTIME / DELTA-TIME), event counters counts (per second). -#}
+{% macro busy_pct(counter, over='sum(delta_time_us)') -%}
+    100 * cast({{ counter }} as double) / {{ over }}
+{%- endmacro %}
+
+{% macro queue_length(counter, over='sum(delta_time_us)') -%}
+    cast({{ counter }} as double) / {{ over }}
+{%- endmacro %}
+
+{% macro per_s(counter, over='sum(delta_time_us)') -%}
+    cast({{ counter }} as double) / ({{ over }} / 1e6)
+{%- endmacro %}

@@ -20,16 +20,16 @@ measure as (
         interval_end,
         cast(delta_time_us as double) / 1e6 as interval_s,
         -- busy counters hold microseconds busy: BUSY := CPU-BUSY-TIME / (DELTA-TIME / 100)
-        100 * cast(cpu_busy_us as double) / delta_time_us as busy_pct,
-        100 * cast(intr_busy_us as double) / delta_time_us as ibusy_pct,
-        100 * cast(send_busy_us as double) / delta_time_us as sbusy_pct,
+        {{ busy_pct('cpu_busy_us', over='delta_time_us') }} as busy_pct,
+        {{ busy_pct('intr_busy_us', over='delta_time_us') }} as ibusy_pct,
+        {{ busy_pct('send_busy_us', over='delta_time_us') }} as sbusy_pct,
         -- queue counters hold queue length x microseconds: QLEN := CPU-QTIME / DELTA-TIME
-        cast(cpu_qtime_us as double) / delta_time_us as qlen,
-        cast(mem_qtime_us as double) / delta_time_us as mqlen,
+        {{ queue_length('cpu_qtime_us', over='delta_time_us') }} as qlen,
+        {{ queue_length('mem_qtime_us', over='delta_time_us') }} as mqlen,
         -- Fig. 5 divides SWAPS by DELTA-TIME (microseconds); the SWAP values Fig. 1 prints (.2 to 7.2)
         -- are per second
-        cast(swap_count as double) / (delta_time_us / 1e6) as swaps_per_s,
-        cast(dispatch_count as double) / (delta_time_us / 1e6) as dispatches_per_s,
+        {{ per_s('swap_count', over='delta_time_us') }} as swaps_per_s,
+        {{ per_s('dispatch_count', over='delta_time_us') }} as dispatches_per_s,
         loadid
     from measure_records
 )

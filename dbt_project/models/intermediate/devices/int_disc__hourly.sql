@@ -36,16 +36,16 @@ hourly as (
         max_by(device_type, interval_start) as device_type,
         cast(sum(delta_time_us) as double) / 1e6 as measured_s,
         -- DISC BUSY: read busy + write busy (MEASURE's calculated DISC-BUSY-TIME)
-        100 * cast(sum(read_busy_us) + sum(write_busy_us) as double) / sum(delta_time_us) as busy_pct,
-        100 * cast(sum(write_busy_us) as double) / sum(delta_time_us) as write_busy_pct,
-        100 * cast(sum(seek_busy_us) as double) / sum(delta_time_us) as seek_busy_pct,
+        {{ busy_pct('sum(read_busy_us) + sum(write_busy_us)') }} as busy_pct,
+        {{ busy_pct('sum(write_busy_us)') }} as write_busy_pct,
+        {{ busy_pct('sum(seek_busy_us)') }} as seek_busy_pct,
         -- time at least one request was queued to the device: G-series counts no read/write busy
-        100 * cast(sum(device_qbusy_us) as double) / sum(delta_time_us) as device_qbusy_pct,
-        cast(sum(request_qtime_us) as double) / sum(delta_time_us) as request_qlen,
+        {{ busy_pct('sum(device_qbusy_us)') }} as device_qbusy_pct,
+        {{ queue_length('sum(request_qtime_us)') }} as request_qlen,
         cast(sum(cache_hit_count) as double)
             / nullif(sum(cache_hit_count) + sum(cache_miss_count), 0) as cache_hit_ratio,
-        cast(sum(transferred_bytes) as double) / (sum(delta_time_us) / 1e6) as bytes_per_s,
-        cast(sum(request_count) as double) / (sum(delta_time_us) / 1e6) as requests_per_s,
+        {{ per_s('sum(transferred_bytes)') }} as bytes_per_s,
+        {{ per_s('sum(request_count)') }} as requests_per_s,
         sum(read_count) as read_count,
         sum(write_count) as write_count,
         sum(cache_hit_count) as cache_hit_count,

@@ -21,24 +21,20 @@ hourly as (
         max(priority) as priority,
         cast(sum(delta_time_us) as double) / 1e6 as measured_s,
         cast(sum(cpu_busy_us) as double) / 1e6 as cpu_busy_s,
-        100 * cast(sum(cpu_busy_us) as double) / sum(delta_time_us) as cpu_busy_pct,
+        {{ busy_pct('sum(cpu_busy_us)') }} as cpu_busy_pct,
         -- READY-TIME / CPU-BUSY-TIME: time on the ready list per unit of running, "so that the
         -- effect of priority queuing can be analyzed"
         cast(sum(ready_us) as double) / nullif(sum(cpu_busy_us), 0) as ready_busy_ratio,
         -- PQLEN := RECV-QTIME / DELTA-TIME, the average $RECEIVE queue length
-        cast(sum(recv_qtime_us) as double) / sum(delta_time_us) as pqlen,
-        cast(sum(vsem_count) as double) / (sum(delta_time_us) / 1e6) as vsems_per_s,
-        cast(sum(dispatch_count) as double) / (sum(delta_time_us) / 1e6) as dispatches_per_s,
-        cast(sum(page_fault_count) as double) / (sum(delta_time_us) / 1e6) as page_faults_per_s,
+        {{ queue_length('sum(recv_qtime_us)') }} as pqlen,
+        {{ per_s('sum(vsem_count)') }} as vsems_per_s,
+        {{ per_s('sum(dispatch_count)') }} as dispatches_per_s,
+        {{ per_s('sum(page_fault_count)') }} as page_faults_per_s,
         sum(messages_sent_count) as messages_sent_count,
-        sum(messages_received_count) as messages_received_count
+        sum(messages_received_count) as messages_received_count,
+        {{ process_key('max(process_name)') }} as process_key
     from runs
     group by {{ program_keys | join(', ') }}, {{ dbt.date_trunc('hour', 'interval_start') }}
-),
-
-keyed as (
-    select *, {{ process_key() }} as process_key
-    from hourly
 )
 
-{{ with_shift('keyed') }}
+{{ with_shift('hourly') }}

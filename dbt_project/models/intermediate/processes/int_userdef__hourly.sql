@@ -19,22 +19,18 @@ hourly as (
         max(max_value) as max_value,
         -- type 1 ACCUM, 4 FACCUM; 2 BUSY, 5 QBUSY; 3 QUEUE
         case
-            when max(counter_type) in (1, 4) then cast(sum(counter_value) as double) / (sum(delta_time_us) / 1e6)
-            when max(counter_type) in (2, 5) then 100 * cast(sum(counter_value) as double) / sum(delta_time_us)
-            when max(counter_type) = 3 then cast(sum(counter_value) as double) / sum(delta_time_us)
+            when max(counter_type) in (1, 4) then {{ per_s('sum(counter_value)') }}
+            when max(counter_type) in (2, 5) then {{ busy_pct('sum(counter_value)') }}
+            when max(counter_type) = 3 then {{ queue_length('sum(counter_value)') }}
         end as counter_rate,
         case
             when max(counter_type) in (1, 4) then 'per_s'
             when max(counter_type) in (2, 5) then 'pct'
             when max(counter_type) = 3 then 'avg_queue_length'
-        end as counter_rate_unit
+        end as counter_rate_unit,
+        {{ process_key('max_by(process_name, interval_start)') }} as process_key
     from records
     group by {{ counter_keys | join(', ') }}, {{ dbt.date_trunc('hour', 'interval_start') }}
-),
-
-keyed as (
-    select *, {{ process_key() }} as process_key
-    from hourly
 )
 
-{{ with_shift('keyed') }}
+{{ with_shift('hourly') }}

@@ -25,20 +25,7 @@ with rates as (
 ),
 
 intervals as (
-    select
-        host,
-        interval_start,
-        interval_end,
-        max(interval_s) as interval_s,
-        {%- for name, column in counters.items() %}
-        max(delta_value) filter (where counter_name = '{{ name }}') as {{ column }},
-        {%- endfor %}
-        {%- for name in bytes %}
-        max(rate_per_s) filter (where counter_name = '{{ name }}') as {{ name }}_per_s,
-        {%- endfor %}
-        bool_or(counter_reset) as counter_reset
-    from rates
-    group by host, interval_start, interval_end
+    {{ counter_intervals('rates', ['host'], counters, per_s=bytes) }}
 ),
 
 levels as (

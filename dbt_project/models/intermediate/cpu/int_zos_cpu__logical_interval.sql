@@ -2,19 +2,7 @@
 -- (formats/smf/type70_1.md §8). MVS busy comes from the CPU data section; LPAR busy from the
 -- image's own PR/SM logical processor: the one with SMF70VPA = SMF70CID inside the partition whose
 -- number SMF70PTN names. Without PR/SM data the CPU counts as online the whole interval.
-with control as (
-    select * from {{ ref('stg_smf__cpu_control') }}
-),
-
-cpus as (
-    select * from {{ ref('stg_smf__cpu') }}
-),
-
-logical_processors as (
-    select * from {{ ref('stg_smf__logical_processor') }}
-),
-
-joined as (
+with joined as (
     select
         cpus.system_id,
         cpus.interval_start,
@@ -31,15 +19,10 @@ joined as (
         cpus.io_interrupt_count,
         cpus.dispatch_count,
         logical_processors.wait_completion
-    from cpus
-    inner join control
-        on control.system_id = cpus.system_id
-        and control.interval_start = cpus.interval_start
-    left join logical_processors
-        on logical_processors.system_id = cpus.system_id
-        and logical_processors.interval_start = cpus.interval_start
-        and logical_processors.partition_number = control.partition_number
-        and logical_processors.lp_address = cpus.cpu_id
+    from {{ ref('stg_smf__cpu') }} as cpus
+    inner join {{ ref('stg_smf__cpu_control') }} as control using (system_id, interval_start)
+    left join {{ ref('stg_smf__logical_processor') }} as logical_processors
+        on {{ is_own_logical_processor('logical_processors', 'cpus', 'control') }}
 ),
 
 measured as (

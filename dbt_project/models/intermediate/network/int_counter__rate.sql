@@ -35,13 +35,7 @@ paired as (
 )
 
 select
-    host,
-    command,
-    source_format,
-    section,
-    entity,
-    counter_name,
-    unit,
+    host, command, source_format, section, entity, counter_name, unit,
     previous_captured_at as interval_start,
     captured_at as interval_end,
     {{ dbt.datediff('previous_captured_at', 'captured_at', 'millisecond') }} / 1000.0 as interval_s,

@@ -40,12 +40,8 @@ joined as (
             - min(printed.line_number) over (partition by printed.source_file_id, printed.record_ordinal)
             as line_in_capture
     from printed
-    inner join captures
-        on printed.source_file_id = captures.source_file_id
-        and printed.record_ordinal = captures.record_ordinal
-    inner join labels
-        on printed.source_file_id = labels.source_file_id
-        and printed.label_id = labels.label_id
+    inner join captures using (source_file_id, record_ordinal)
+    inner join labels using (source_file_id, label_id)
 ),
 
 first_copies as (

@@ -9,7 +9,7 @@ with work as (
 ),
 
 interval_steps as (
-    select distinct system_id, job_id, job_name, reader_start, step_number
+    select distinct system_id, job_id, job_name, reader_start, step_number, true as wrote_intervals
     from work
     where record_subtype in (2, 3)
 )
@@ -37,11 +37,6 @@ select
     work.service_units,
     work.abended
 from work
-left join interval_steps
-    on interval_steps.system_id = work.system_id
-    and interval_steps.job_id = work.job_id
-    and interval_steps.job_name = work.job_name
-    and interval_steps.reader_start = work.reader_start
-    and interval_steps.step_number = work.step_number
+left join interval_steps using (system_id, job_id, job_name, reader_start, step_number)
 where work.record_subtype in (2, 3)
-    or (work.record_subtype = 4 and interval_steps.job_id is null)
+    or (work.record_subtype = 4 and interval_steps.wrote_intervals is null)

@@ -3,6 +3,13 @@
 -- say, the nearest bytes per transaction, then the same product. Ratios above 1 mean the user's run did better on
 -- throughput and worse on CPU cost. Seed 000 (L176): a throughput "orders of magnitude less" than the
 -- lab's on similar equipment means a bottleneck remains somewhere.
+{#- each measure compared, with its own value, the reference's and the ratio of the two -#}
+{%- set compared = {
+    'throughput_bytes_per_s': 'throughput_ratio',
+    'etr_per_s': 'etr_ratio',
+    'cpu_ms_per_transaction': 'cpu_per_transaction_ratio',
+    'cpu_s_per_byte': 'cpu_per_byte_ratio',
+} %}
 with runs as (
     select
         *,
@@ -51,18 +58,11 @@ select
     r.study as reference_study,
     r.run_label as reference_run_label,
     r.bytes_per_transaction as reference_bytes_per_transaction,
-    u.throughput_bytes_per_s,
-    r.throughput_bytes_per_s as reference_throughput_bytes_per_s,
-    u.throughput_bytes_per_s / nullif(r.throughput_bytes_per_s, 0) as throughput_ratio,
-    u.etr_per_s,
-    r.etr_per_s as reference_etr_per_s,
-    u.etr_per_s / nullif(r.etr_per_s, 0) as etr_ratio,
-    u.cpu_ms_per_transaction,
-    r.cpu_ms_per_transaction as reference_cpu_ms_per_transaction,
-    u.cpu_ms_per_transaction / nullif(r.cpu_ms_per_transaction, 0) as cpu_per_transaction_ratio,
-    u.cpu_s_per_byte,
-    r.cpu_s_per_byte as reference_cpu_s_per_byte,
-    u.cpu_s_per_byte / nullif(r.cpu_s_per_byte, 0) as cpu_per_byte_ratio,
+    {%- for measure, ratio in compared.items() %}
+    u.{{ measure }},
+    r.{{ measure }} as reference_{{ measure }},
+    u.{{ measure }} / nullif(r.{{ measure }}, 0) as {{ ratio }},
+    {%- endfor %}
     case
         when u.throughput_bytes_per_s / nullif(r.throughput_bytes_per_s, 0) < 0.1
             or u.etr_per_s / nullif(r.etr_per_s, 0) < 0.1

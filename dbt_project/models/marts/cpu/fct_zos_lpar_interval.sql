@@ -21,14 +21,8 @@ logical_processors as (
         -- without a CPU-identification section, the reporting image's own LPs take the type of its CPUs
         coalesce(lp.cpu_type, image_cpus.cpu_type, 'unknown') as resolved_cpu_type
     from {{ ref('stg_smf__logical_processor') }} as lp
-    inner join control
-        on control.system_id = lp.system_id
-        and control.interval_start = lp.interval_start
-    left join image_cpus
-        on image_cpus.system_id = lp.system_id
-        and image_cpus.interval_start = lp.interval_start
-        and lp.partition_number = control.partition_number
-        and image_cpus.cpu_id = lp.lp_address
+    inner join control using (system_id, interval_start)
+    left join image_cpus on {{ is_own_logical_processor('lp', 'image_cpus', 'control') }}
 ),
 
 by_type as (

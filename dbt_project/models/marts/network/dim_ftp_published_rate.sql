@@ -27,13 +27,5 @@ from (
         ('G.19', 5475, 'to_host', 'VSAM ESDS', 'SEQ', 'TCP/IP for VSE ServPack K', 930.0, false, 'interactive FTP, transfer rate once started, virtual disk (estimate)'),
         ('G.20', 5513, 'to_host', 'VSAM ESDS', 'SEQ', 'TCP/IP for VSE ServPack K', 492.0, false, 'interactive FTP, overall EDR via elapsed time, 10M binary, real disk')
 ) as published (
-    figure,
-    seed_line,
-    direction,
-    vse_file_class,
-    zos_file_type,
-    tcpip_level,
-    edr_kb_per_s,
-    comparison_baseline,
-    note
+    figure, seed_line, direction, vse_file_class, zos_file_type, tcpip_level, edr_kb_per_s, comparison_baseline, note
 )

@@ -53,17 +53,8 @@ dispatching as (
 
 health as (
     select
-        intervals.host,
-        intervals.interval_start,
-        intervals.interval_end,
-        intervals.interval_s,
-        {%- for column in counters.values() %}
-        intervals.{{ column }},
-        {%- endfor %}
+        intervals.*,
         100.0 * intervals.misrouted_count / nullif(intervals.datagrams_in_count, 0) as misrouted_pct,
-        {%- for name in bytes %}
-        intervals.{{ name }}_per_s,
-        {%- endfor %}
         {%- for name in levels %}
         levels.{{ name }}_count,
         {%- endfor %}
@@ -73,9 +64,7 @@ health as (
             order by dispatching.interval_end desc
         ) as latest_dispatching
     from intervals
-    left join levels
-        on levels.host = intervals.host
-        and levels.captured_at = intervals.interval_end
+    left join levels on levels.host = intervals.host and levels.captured_at = intervals.interval_end
     left join dispatching
         on dispatching.host = intervals.host
         and dispatching.interval_end > intervals.interval_start

@@ -64,8 +64,4 @@ select
     {%- endfor %}
     violations.rules_crossed
 from violations
-inner join shifts
-    on shifts.system_name = violations.system_name
-    and shifts.shift_date = violations.shift_date
-    and shifts.shift = violations.shift
-    and shifts.cpu_num = violations.cpu_num
+inner join shifts using ({{ keys | join(', ') }})

@@ -1,15 +1,10 @@
 -- z/OS work per system and hour by job, step and service class (SMF 30): CP CPU seconds (TCB + SRB),
 -- zIIP seconds, EXCPs and elapsed time. Each step is counted once (int_zos_work__piece).
+{%- set work_keys = ['work_type', 'job_name', 'step_name', 'program_name', 'service_class', 'report_class', 'workload_name'] %}
 select
     system_id,
     {{ dbt.date_trunc('hour', 'period_start') }} as hour_start,
-    work_type,
-    job_name,
-    step_name,
-    program_name,
-    service_class,
-    report_class,
-    workload_name,
+    {{ work_keys | join(', ') }},
     count(distinct job_id) as job_count,
     count(*) as record_count,
     sum(cpu_s) as cpu_s,
@@ -21,13 +16,4 @@ select
     sum(service_units) as service_units,
     sum(case when abended then 1 else 0 end) as abend_count
 from {{ ref('int_zos_work__piece') }}
-group by
-    system_id,
-    {{ dbt.date_trunc('hour', 'period_start') }},
-    work_type,
-    job_name,
-    step_name,
-    program_name,
-    service_class,
-    report_class,
-    workload_name
+group by system_id, {{ dbt.date_trunc('hour', 'period_start') }}, {{ work_keys | join(', ') }}

@@ -35,22 +35,16 @@
     (processors' spreads, processes' activity filters) write their shift fact out instead. -#}
 {% macro condense_hours_fact(family) %}
     {%- set spec = condensed_families()[family] %}
-with hourly as (
-    select * from {{ ref(spec['hourly']) }}
-    where shift is not null
-)
-
 select
-    {{ spec['keys'] | join(', ') }},
-    shift_date,
-    shift,
+    {{ spec['keys'] | join(', ') }}, shift_date, shift,
     max(shift_name) as shift_name,
     {%- for column in spec['described'] %}
     max({{ column }}) as {{ column }},
     {%- endfor %}
     count(distinct hour_start) as n_hours,
     {{ condense_hours(spec['measures']) }}
-from hourly
+from {{ ref(spec['hourly']) }}
+where shift is not null
 group by {{ spec['keys'] | join(', ') }}, shift_date, shift
 {% endmacro %}
 

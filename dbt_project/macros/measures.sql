@@ -33,7 +33,7 @@
     shift's name). -#}
 {% macro condensed_families() %}
     {%- set families = {
-        'cpu': {'keys': ['system_name', 'cpu_num'], 'columns': cpu_shift_columns(),
+        'cpu': {'keys': ['system_name', 'cpu_num'], 'hourly': 'int_cpu__hourly', 'columns': cpu_shift_columns(),
                 'latest': ['shift_name', 'cpu_type', 'os_version']},
         'process': {'keys': ['system_name', 'process_key'], 'columns': process_shift_columns(),
                     'latest': ['shift_name', 'process_name', 'program_file_name']},

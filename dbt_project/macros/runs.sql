@@ -69,17 +69,12 @@ active as (
 
 per_open as (
     select
-        system_name,
-        cast(interval_start as date) as report_date,
-        file_name,
-        opener_cpu,
-        opener_pin,
-        opened_at,
+        {{ open_keys | join(', ') }}, opened_at, cast(interval_start as date) as report_date,
         {%- for counter in counters %}
         sum({{ counter }}) as {{ counter }}{% if not loop.last %},{% endif %}
         {%- endfor %}
     from active
-    group by system_name, cast(interval_start as date), file_name, opener_cpu, opener_pin, opened_at
+    group by {{ open_keys | join(', ') }}, opened_at, cast(interval_start as date)
 )
 
 select

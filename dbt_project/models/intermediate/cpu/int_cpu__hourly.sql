@@ -7,9 +7,7 @@ with intervals as (
 
 hourly as (
     select
-        system_name,
-        cpu_num,
-        {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
+        system_name, cpu_num, {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
         max_by(source, interval_start) as source,
         max_by(cpu_type, interval_start) as cpu_type,
         max_by(os_version, interval_start) as os_version,

@@ -30,9 +30,7 @@ per_interval as (
 
 hourly as (
     select
-        system_name,
-        device_name,
-        {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
+        system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
         max_by(device_type, interval_start) as device_type,
         cast(sum(delta_time_us) as double) / 1e6 as measured_s,
         -- DISC BUSY: read busy + write busy (MEASURE's calculated DISC-BUSY-TIME)

@@ -6,9 +6,7 @@ with records as (
 
 hourly as (
     select
-        system_name,
-        device_name,
-        {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
+        system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
         max_by(cpu_num, interval_start) as cpu_num,
         max_by(device_type, interval_start) as device_type,
         cast(sum(delta_time_us) as double) / 1e6 as measured_s,

@@ -122,12 +122,9 @@ buffer_pools as (
 
 pools as (
     select
-        host, source_command, pool_name, captured_at,
-        buffers_total_count,
+        host, source_command, pool_name, captured_at, buffers_total_count,
         buffers_total_count - buffers_available_count as buffers_in_use_count,
-        buffers_available_count,
-        buffers_max_used_count,
-        buffer_size_bytes,
+        buffers_available_count, buffers_max_used_count, buffer_size_bytes,
         -- levels in bytes, the throttle and congestion: only CS/AIX reports them
         cast(null as double) as bytes_in_use,
         cast(null as double) as bytes_limit,

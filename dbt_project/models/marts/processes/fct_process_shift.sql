@@ -4,16 +4,8 @@
 -- no such hour in the shift is left out ("restricting the data to minimum activity level").
 {%- set min_pqlen = var('process_min_pqlen', 0.3) %}
 {%- set min_busy_pct = var('process_min_busy_pct', 0.3) %}
-with hourly as (
-    select * from {{ ref('int_process__hourly') }}
-    where shift is not null
-)
-
 select
-    system_name,
-    process_key,
-    shift_date,
-    shift,
+    system_name, process_key, shift_date, shift,
     max(shift_name) as shift_name,
     max_by(process_name, hour_start) as process_name,
     max_by(program_file_name, hour_start) as program_file_name,
@@ -24,13 +16,12 @@ select
     sum(cpu_busy_s) as cpu_busy_s,
     sum(messages_sent_count) as messages_sent_count,
     sum(messages_received_count) as messages_received_count,
-    avg(cpu_busy_pct) as cpu_busy_pct_avg,
-    max(cpu_busy_pct) as cpu_busy_pct_max,
-    min(cpu_busy_pct) as cpu_busy_pct_min,
+    {{ condense_hours(['cpu_busy_pct']) }},
     avg(pqlen) filter (where pqlen > {{ min_pqlen }}) as pqlen_avg,
     max(pqlen) filter (where pqlen > {{ min_pqlen }}) as pqlen_max,
     max(vsems_per_s) filter (where pqlen > {{ min_pqlen }}) as vsems_per_s_max,
     avg(ready_busy_ratio) filter (where cpu_busy_pct > {{ min_busy_pct }}) as ready_busy_ratio_avg
-from hourly
+from {{ ref('int_process__hourly') }}
+where shift is not null
 group by system_name, process_key, shift_date, shift
 having max(pqlen) > {{ min_pqlen }} or max(cpu_busy_pct) > {{ min_busy_pct }}

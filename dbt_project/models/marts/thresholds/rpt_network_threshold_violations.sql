@@ -4,10 +4,18 @@
 -- host's own row for a rule replaces the `*` default; a rule with a source_command applies to that
 -- command's rows only.
 {%- set targets = network_rule_targets() %}
+{#- (entity, mart columns, metric, the expression it reads): a flag reads as 1 or 0 -#}
+{%- set observations = [] %}
+{%- for entity, target in targets.items() %}
+    {%- for metric in target.metrics %}
+        {%- do observations.append((entity, target, metric, metric)) %}
+    {%- endfor %}
+    {%- for metric, flag in target.flags.items() %}
+        {%- do observations.append((entity, target, metric, 'case when ' ~ flag ~ ' then 1 else 0 end')) %}
+    {%- endfor %}
+{%- endfor %}
 with observed as (
-    {%- for entity, target in targets.items() %}
-    {%- set outer_loop = loop %}
-    {%- for metric, expression in target.metrics.items() %}
+    {%- for entity, target, metric, expression in observations %}
     select
         '{{ entity }}' as rule_entity,
         host,
@@ -18,10 +26,9 @@ with observed as (
         '{{ metric }}' as metric,
         cast({{ expression }} as double) as observed_value
     from {{ ref(target.mart) }}
-    {%- if not (outer_loop.last and loop.last) %}
+    {%- if not loop.last %}
     union all
     {%- endif %}
-    {%- endfor %}
     {%- endfor %}
 ),
 

@@ -14,7 +14,7 @@ select
     rules.source_command,
     rules.metric,
     rules.operator,
-    rules."limit" as limit_value,
+    rules.{{ adapter.quote('limit') }} as limit_value,
     rules.severity,
     rules.rule,
     rules.source

@@ -30,9 +30,30 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- One row per `keys` and calendar month or year of the shift fact's shift_date. `latest` columns
-    (descriptions such as os_version) take the value of the most recent shift. -#}
-{% macro condense_shift_fact(shift_fact, keys, columns, period, latest=[]) %}
+{#- Fig. 6 for a family of condensed_families(): one row per entity, shift date and shift of its hourly
+    model, only hours inside a shift counting. Entities whose hours need more than AVG/MAX/MIN
+    (processors' spreads, processes' activity filters) write their shift fact out instead. -#}
+{% macro condense_hours_fact(family) %}
+    {%- set spec = condensed_families()[family] %}
+select
+    {{ spec['keys'] | join(', ') }}, shift_date, shift,
+    max(shift_name) as shift_name,
+    {%- for column in spec['described'] %}
+    max({{ column }}) as {{ column }},
+    {%- endfor %}
+    count(distinct hour_start) as n_hours,
+    {{ condense_hours(spec['measures']) }}
+from {{ ref(spec['hourly']) }}
+where shift is not null
+group by {{ spec['keys'] | join(', ') }}, shift_date, shift
+{% endmacro %}
+
+{#- Fig. 8 for a family of condensed_families(): one row per entity, shift and calendar month or year
+    of its shift fact's shift_date. `latest` columns (descriptions such as os_version) take the value
+    of the most recent shift. -#}
+{% macro condense_shift_fact(family, period) %}
+    {%- set spec = condensed_families()[family] %}
+    {%- set keys = spec['keys'] + ['shift'] %}
     {%- if period == 'month' -%}
         {%- set period_expression = 'cast(' ~ dbt.date_trunc('month', 'shift_date') ~ ' as date)' -%}
     {%- elif period == 'year' -%}
@@ -45,13 +66,13 @@ select
     {{ key }},
     {%- endfor %}
     {{ period_expression }} as {{ period }},
-    {%- for column in latest %}
+    {%- for column in spec['latest'] %}
     max_by({{ column }}, shift_date) as {{ column }},
     {%- endfor %}
     count(*) as n_shifts,
-    {%- for column in ['n_hours'] + columns %}
+    {%- for column in ['n_hours'] + spec['columns'] %}
     {{ shift_aggregate(column) }} as {{ column }}{% if not loop.last %},{% endif %}
     {%- endfor %}
-from {{ shift_fact }}
+from {{ ref('fct_' ~ family ~ '_shift') }}
 group by {{ keys | join(', ') }}, {{ period_expression }}
 {% endmacro %}

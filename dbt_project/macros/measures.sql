@@ -26,7 +26,45 @@
                'ready_busy_ratio_avg']) }}
 {% endmacro %}
 
+{#- The families condensed hour -> shift (fct_<family>_shift) -> month -> year: the entity `keys`; for
+    a shift fact that condense_hours_fact builds, the `hourly` model, its `measures` and the
+    `described` columns it keeps (MAX over the hours); the shift `columns` months and years condense
+    (by default AVG/MAX/MIN of the measures) and the `latest` descriptions they carry (by default the
+    shift's name). -#}
+{% macro condensed_families() %}
+    {%- set families = {
+        'cpu': {'keys': ['system_name', 'cpu_num'], 'hourly': 'int_cpu__hourly', 'columns': cpu_shift_columns(),
+                'latest': ['shift_name', 'cpu_type', 'os_version']},
+        'process': {'keys': ['system_name', 'process_key'], 'columns': process_shift_columns(),
+                    'latest': ['shift_name', 'process_name', 'program_file_name']},
+        'disc': {'keys': ['system_name', 'device_name'], 'hourly': 'int_disc__hourly',
+                 'measures': disc_hourly_measures()},
+        'line': {'keys': ['system_name', 'device_name'], 'hourly': 'int_line__hourly',
+                 'measures': line_hourly_measures()},
+        'userdef': {'keys': ['system_name', 'process_key', 'counter_name', 'counter_index'],
+                    'hourly': 'int_userdef__hourly', 'measures': ['counter_rate'],
+                    'described': ['counter_type_name', 'counter_rate_unit'],
+                    'latest': ['shift_name', 'counter_type_name', 'counter_rate_unit']},
+    } %}
+    {%- for spec in families.values() %}
+        {%- do spec.setdefault('described', []) %}
+        {%- do spec.setdefault('columns', condensed_columns(spec.get('measures', []))) %}
+        {%- do spec.setdefault('latest', ['shift_name']) %}
+    {%- endfor %}
+    {{ return(families) }}
+{% endmacro %}
+
 {#- What a `busy_process` rule may compare in rpt_busy_process. -#}
 {% macro busy_process_metrics() %}
     {{ return(['cpu_busy_s', 'priority', 'run_time_s', 'cpu_busy_pct', 'io_per_s']) }}
 {% endmacro %}
+
+{#- ENFORM condenses processes OVER PROCESS-NAME; an unnamed process is its program in its CPU and PIN.
+    `process_name` is the expression of the name (an aggregate in an hourly select). -#}
+{% macro process_key(process_name='process_name') -%}
+    coalesce(
+        {{ process_name }},
+        program_file_name || ' (' || cast(cpu_num as {{ dbt.type_string() }}) || ','
+            || cast(pin as {{ dbt.type_string() }}) || ')'
+    )
+{%- endmacro %}

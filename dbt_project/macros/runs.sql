@@ -42,3 +42,52 @@ select
     ) as {{ run_column }}
 from ({{ with_run_flags(relation, partition_by, continuing_columns) }}) as runs
 {% endmacro %}
+
+{#- Glasstone 1986, Figs. 6 and 7: per system, day and file, how many times the file was opened
+    (open_count, the reports' COUNT: more than one means dynamic opens) and the sums of `counters`,
+    then `extra_columns` (expressions over the day's sums). An open is one run of consecutive records
+    of the same opener and file. Records with `#` in the file name (temporary files), records with no
+    `activity_counters` activity and records failing `where` are left out, as the reports' WHERE does. -#}
+{% macro file_opens_per_day(relation, counters, activity_counters, where='true', extra_columns=[]) %}
+    {%- set open_keys = ['system_name', 'opener_cpu', 'opener_pin', 'file_name'] %}
+with records as (
+    select * from {{ relation }}
+    where coalesce(error_code, 0) <= 0
+),
+
+opens as (
+    {{ with_run_start('records', open_keys, 'opened_at') }}
+),
+
+active as (
+    select *
+    from opens
+    where {{ where }}
+        and file_name not like '%#%'
+        and {% for counter in activity_counters %}coalesce({{ counter }}, 0){% if not loop.last %} + {% endif %}{% endfor %} > 0
+),
+
+per_open as (
+    select
+        {{ open_keys | join(', ') }}, opened_at, cast(interval_start as date) as report_date,
+        {%- for counter in counters %}
+        sum({{ counter }}) as {{ counter }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
+    from active
+    group by {{ open_keys | join(', ') }}, opened_at, cast(interval_start as date)
+)
+
+select
+    system_name,
+    report_date,
+    file_name,
+    count(*) as open_count,
+    {%- for counter in counters %}
+    sum({{ counter }}) as {{ counter }}{% if not (loop.last and not extra_columns) %},{% endif %}
+    {%- endfor %}
+    {%- for column in extra_columns %}
+    {{ column }}{% if not loop.last %},{% endif %}
+    {%- endfor %}
+from per_open
+group by system_name, report_date, file_name
+{% endmacro %}

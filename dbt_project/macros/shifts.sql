@@ -21,3 +21,12 @@ left join {{ ref('int_shift__hour_map') }} as shift_map
     shift_map.shift_name,
     cast({{ dbt.dateadd('day', 'shift_map.shift_day_offset', hour_start) }} as date) as shift_date
 {%- endmacro %}
+
+{#- Every row of `relation` (one per clock hour, in hour_start) with the shift its hour belongs to. -#}
+{% macro with_shift(relation, system_name='system_name') %}
+select
+    {{ relation }}.*,
+    {{ shift_columns(relation ~ '.hour_start') }}
+from {{ relation }}
+{{ join_shift(relation ~ '.hour_start', relation ~ '.' ~ system_name) }}
+{% endmacro %}

@@ -14,7 +14,7 @@ select
     rules.source_command,
     rules.metric,
     rules.operator,
-    rules."limit" as limit_value,
+    rules.{{ adapter.quote('limit') }} as limit_value,
     rules.severity,
     rules.rule,
     rules.source
@@ -56,54 +56,47 @@ union all
     {%- endfor %}
 {% endmacro %}
 
-{#- The MEASURE shift facts other than the processors' that rules of the same entity compare, the
-    "same query for process, disk, line, and USERDEF data" of King 1986 (L2119): the fact, the hourly
-    model it condenses (for the hours a shift covers) and the columns a rule may name. -#}
+{#- The MEASURE shift facts that rules of the same entity compare, the Figure 9 query and "the same
+    query for process, disk, line, and USERDEF data" of King 1986 (L2119): per entity the fact, the
+    hourly model it condenses (for the hours a shift covers), the fact's keys, the columns a rule may
+    name and how a report row names what crossed. -#}
 {% macro shift_rule_targets() %}
-    {{ return({
-        'disc': {'fact': 'fct_disc_shift', 'hourly': 'int_disc__hourly', 'metrics': condensed_columns(disc_hourly_measures())},
-        'line': {'fact': 'fct_line_shift', 'hourly': 'int_line__hourly', 'metrics': condensed_columns(line_hourly_measures())},
-    }) }}
+    {%- set targets = {} %}
+    {%- for entity, label in [('cpu', "'cpu ' || cast(cpu_num as varchar)"), ('disc', 'device_name'), ('line', 'device_name')] %}
+        {%- set family = condensed_families()[entity] %}
+        {%- do targets.update({entity: {
+            'fact': 'fct_' ~ entity ~ '_shift', 'hourly': family['hourly'], 'keys': family['keys'] + ['shift_date', 'shift'],
+            'metrics': family['columns'], 'label': label,
+        }}) %}
+    {%- endfor %}
+    {{ return(targets) }}
 {% endmacro %}
 
 {#- The network marts that rules of each network entity compare: the mart, its entity, command and
-    interval columns, and per metric the expression it names (flags become 1 or 0). -#}
+    interval columns, the metrics a rule may name (columns of the mart) and the flags (a rule's
+    metric -> the boolean column it reads as 1 or 0). -#}
 {% macro network_rule_targets() %}
     {{ return({
         'tcpip': {
             'mart': 'fct_tcpip_interval', 'entity': 'stack_name', 'command': 'command',
-            'start': 'interval_start', 'end': 'interval_end',
-            'metrics': {'retransmitted_pct': 'retransmitted_pct'},
+            'start': 'interval_start', 'end': 'interval_end', 'metrics': ['retransmitted_pct'], 'flags': {},
         },
         'interface': {
             'mart': 'fct_interface_interval', 'entity': 'interface_name', 'command': 'command',
-            'start': 'interval_start', 'end': 'interval_end',
-            'metrics': {'error_pct': 'error_pct', 'drop_pct': 'drop_pct'},
+            'start': 'interval_start', 'end': 'interval_end', 'metrics': ['error_pct', 'drop_pct'], 'flags': {},
         },
         'buffer_pool': {
             'mart': 'fct_buffer_pool_snapshot', 'entity': 'pool_name', 'command': 'source_command',
             'start': 'previous_captured_at', 'end': 'captured_at',
-            'metrics': {
-                'requests_failed_count': 'requests_failed_count',
-                'requests_delayed_count': 'requests_delayed_count',
-                'throttle_status': 'throttle_status',
-                'congested_flag': 'case when is_congested then 1 else 0 end',
-                'was_congested_flag': 'case when was_congested then 1 else 0 end',
-                'in_use_pct': 'in_use_pct',
-                'max_used_pct': 'max_used_pct',
-                'expansions_count': 'expansions_count',
-                'expansion_failed_flag': 'case when expansion_failed then 1 else 0 end',
-            },
+            'metrics': ['requests_failed_count', 'requests_delayed_count', 'throttle_status', 'in_use_pct',
+                        'max_used_pct', 'expansions_count'],
+            'flags': {'congested_flag': 'is_congested', 'was_congested_flag': 'was_congested',
+                      'expansion_failed_flag': 'expansion_failed'},
         },
         'vse_stack': {
             'mart': 'fct_vse_stack_health', 'entity': 'cast(null as varchar)', 'command': "'QUERY STATS'",
             'start': 'interval_start', 'end': 'interval_end',
-            'metrics': {
-                'non_ip_count': 'non_ip_count',
-                'misrouted_pct': 'misrouted_pct',
-                'complete_scans_pct': 'complete_scans_pct',
-                'inbound_rejections_count': 'inbound_rejections_count',
-            },
+            'metrics': ['non_ip_count', 'misrouted_pct', 'complete_scans_pct', 'inbound_rejections_count'], 'flags': {},
         },
     }) }}
 {% endmacro %}

@@ -1,6 +1,6 @@
 -- A threshold on a metric that no model measures would never fire: every rule must name a column
--- its entity's model compares (fct_cpu_shift for `cpu`, rpt_busy_process for `busy_process`, the
--- shift facts of shift_rule_targets() and the network marts of network_rule_targets()).
+-- its entity's model compares (rpt_busy_process for `busy_process`, the shift facts of
+-- shift_rule_targets() and the network marts of network_rule_targets()).
 select
     rule_id,
     system_name,
@@ -8,12 +8,11 @@ select
     metric
 from {{ ref('thresholds') }}
 where not (
-    (entity = 'cpu' and metric in ('{{ cpu_shift_columns() | join("', '") }}'))
-    or (entity = 'busy_process' and metric in ('{{ busy_process_metrics() | join("', '") }}'))
+    (entity = 'busy_process' and metric in ('{{ busy_process_metrics() | join("', '") }}'))
     {%- for entity, target in shift_rule_targets().items() %}
     or (entity = '{{ entity }}' and metric in ('{{ target.metrics | join("', '") }}'))
     {%- endfor %}
     {%- for entity, target in network_rule_targets().items() %}
-    or (entity = '{{ entity }}' and metric in ('{{ target.metrics.keys() | join("', '") }}'))
+    or (entity = '{{ entity }}' and metric in ('{{ (target.metrics + target.flags.keys() | list) | join("', '") }}'))
     {%- endfor %}
 )

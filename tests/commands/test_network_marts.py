@@ -18,8 +18,8 @@ from ingest.home import Home
 LINUX = FIXTURES / "linux"
 REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.txt").read_text()
 SNA_SEED = (FIXTURES / "sna" / "csaix1__snaadmin-query_buffer_availability__19980601T100000.txt").read_text()
-# the network marts and everything they are built from (staging, intermediate, the thresholds seed)
-NETWORK_MODELS = ["+path:models/marts/network"]
+# the network subject, its threshold report and everything they are built from (staging, the thresholds seed)
+NETWORK_MODELS = ["+tag:network", "+rpt_network_threshold_violations"]
 TCP = {"tcp_in_segs": "segments_in_count", "tcp_out_segs": "segments_out_count",
        "tcp_retrans_segs": "segments_retransmitted_count", "tcp_active_opens": "active_opens_count",
        "tcp_passive_opens": "passive_opens_count", "tcp_out_rsts": "resets_sent_count"}

@@ -21,8 +21,8 @@ from ingest import cli, dbt_runner, pipeline
 from ingest.home import Home
 from ingest.warehouse import database, serving
 
-# the MEASURE lineage (sources, seeds, all my models) and the unified threshold mart the report reads
-MY_MODELS = "+path:models/marts/capacity_measure +rpt_threshold_exceptions"
+# the subjects MEASURE feeds (with the sources and seeds they read) and the threshold marts the report reads
+MY_MODELS = "+tag:cpu +tag:processes +tag:devices +tag:thresholds +rpt_measure_unparsed"
 MEASCOM_FIXTURES = Path(__file__).parents[1] / "fixtures" / "measure" / "meascom"
 UNPARSED_TERMINAL = (
     "16+ LIST TERMINAL *\n"

@@ -10,6 +10,7 @@
 --   benchmark: the runs of fct_benchmark_run that give utilization and a transaction rate.
 with measure_cpu as (
     select
+        'measure' as source,
         system_name,
         hour_start,
         count(distinct cpu_num) as cpu_count,
@@ -21,31 +22,16 @@ with measure_cpu as (
 ),
 
 measure_throughput as (
-    select system_name, hour_start, sum(counter_value) as transactions
+    select 'measure' as source, system_name, hour_start, cast(sum(counter_value) as double) as transactions
     from {{ ref('int_userdef__hourly') }}
     where upper(counter_name) = 'THROUGHPUT'
         and counter_type_name in ('ACCUM', 'FACCUM')
     group by system_name, hour_start
 ),
 
-measure as (
-    select
-        'measure' as source,
-        cpu.system_name,
-        cpu.hour_start as period_start,
-        cast(null as varchar) as run_key,
-        cpu.period_s,
-        cpu.cpu_count,
-        cpu.busy_cpu_s,
-        cast(tx.transactions as double) as transactions
-    from measure_cpu as cpu
-    inner join measure_throughput as tx
-        on tx.system_name = cpu.system_name
-        and tx.hour_start = cpu.hour_start
-),
-
 smf_cpu as (
     select
+        'smf' as source,
         system_id as system_name,
         {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
         max(logical_cpu_count) as cpu_count,
@@ -58,28 +44,28 @@ smf_cpu as (
 
 smf_jobs as (
     select
+        'smf' as source,
         system_id as system_name,
         {{ dbt.date_trunc('hour', 'period_end') }} as hour_start,
-        count(distinct job_id || '|' || coalesce(job_name, '')) as jobs
+        cast(count(distinct job_id || '|' || coalesce(job_name, '')) as double) as transactions
     from {{ ref('stg_smf__work') }}
     where record_subtype = 5
     group by system_id, {{ dbt.date_trunc('hour', 'period_end') }}
 ),
 
-smf as (
+hours as (
     select
-        'smf' as source,
+        cpu.source,
         cpu.system_name,
         cpu.hour_start as period_start,
         cast(null as varchar) as run_key,
         cpu.period_s,
         cpu.cpu_count,
         cpu.busy_cpu_s,
-        cast(jobs.jobs as double) as transactions
-    from smf_cpu as cpu
-    inner join smf_jobs as jobs
-        on jobs.system_name = cpu.system_name
-        and jobs.hour_start = cpu.hour_start
+        work.transactions
+    from (select * from measure_cpu union all select * from smf_cpu) as cpu
+    inner join (select * from measure_throughput union all select * from smf_jobs) as work
+        using (source, system_name, hour_start)
 ),
 
 benchmark as (
@@ -100,9 +86,7 @@ benchmark as (
 ),
 
 unioned as (
-    select * from measure
-    union all
-    select * from smf
+    select * from hours
     union all
     select * from benchmark
 )

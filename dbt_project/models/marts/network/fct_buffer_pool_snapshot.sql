@@ -18,24 +18,14 @@ growth as (
     where command in ('D NET,BFRUSE', 'netstat -m')
 ),
 
+-- pools counted in buffers; buffers in use are the total less the available ones (in `pools`)
 vtam as (
     select
-        host,
-        command as source_command,
-        entity as pool_name,
-        captured_at,
+        host, command as source_command, entity as pool_name, captured_at,
         max(value) filter (where counter_name = 'curr_total') as buffers_total_count,
-        max(value) filter (where counter_name = 'curr_total')
-            - max(value) filter (where counter_name = 'curr_available') as buffers_in_use_count,
         max(value) filter (where counter_name = 'curr_available') as buffers_available_count,
         max(value) filter (where counter_name = 'max_used') as buffers_max_used_count,
         max(value) filter (where counter_name = 'buff_size') as buffer_size_bytes,
-        cast(null as double) as bytes_in_use,
-        cast(null as double) as bytes_limit,
-        cast(null as double) as bytes_max_used,
-        cast(null as double) as throttle_status,
-        false as is_congested,
-        false as was_congested,
         coalesce(max(text_value) filter (where counter_name = 'flags'), '') like '%F%' as expansion_failed,
         coalesce(max(text_value) filter (where counter_name = 'flags'), '') like '%Q%' as request_queued
     from snapshot
@@ -45,22 +35,12 @@ vtam as (
 
 aix_buckets as (
     select
-        host,
-        command as source_command,
-        section || ' size ' || entity as pool_name,
-        captured_at,
+        host, command as source_command, section || ' size ' || entity as pool_name, captured_at,
         max(value) filter (where counter_name = 'inuse') + max(value) filter (where counter_name = 'free')
             as buffers_total_count,
-        max(value) filter (where counter_name = 'inuse') as buffers_in_use_count,
         max(value) filter (where counter_name = 'free') as buffers_available_count,
         cast(null as double) as buffers_max_used_count,
         try_cast(entity as double) as buffer_size_bytes,
-        cast(null as double) as bytes_in_use,
-        cast(null as double) as bytes_limit,
-        cast(null as double) as bytes_max_used,
-        cast(null as double) as throttle_status,
-        false as is_congested,
-        false as was_congested,
         false as expansion_failed,
         false as request_queued
     from snapshot
@@ -68,23 +48,14 @@ aix_buckets as (
     group by host, command, section, entity, captured_at
 ),
 
+-- the "requests ... denied" lines of netstat -m belong to no bucket: a pool of their own
 aix_summary as (
     select distinct
-        host,
-        command as source_command,
-        'mbuf summary' as pool_name,
-        captured_at,
+        host, command as source_command, 'mbuf summary' as pool_name, captured_at,
         cast(null as double) as buffers_total_count,
-        cast(null as double) as buffers_in_use_count,
         cast(null as double) as buffers_available_count,
         cast(null as double) as buffers_max_used_count,
         cast(null as double) as buffer_size_bytes,
-        cast(null as double) as bytes_in_use,
-        cast(null as double) as bytes_limit,
-        cast(null as double) as bytes_max_used,
-        cast(null as double) as throttle_status,
-        false as is_congested,
-        false as was_congested,
         false as expansion_failed,
         false as request_queued
     from snapshot
@@ -93,24 +64,13 @@ aix_summary as (
 
 vm_pools as (
     select
-        host,
-        command as source_command,
-        entity as pool_name,
-        captured_at,
+        host, command as source_command, entity as pool_name, captured_at,
         max(value) filter (where counter_name = 'allocated') as buffers_total_count,
-        max(value) filter (where counter_name = 'allocated')
-            - max(value) filter (where counter_name = 'free') as buffers_in_use_count,
         max(value) filter (where counter_name = 'free') as buffers_available_count,
         -- the low-water mark is the fewest free since start: the most ever in use
         max(value) filter (where counter_name = 'allocated')
             - max(value) filter (where counter_name = 'low_water') as buffers_max_used_count,
         cast(null as double) as buffer_size_bytes,
-        cast(null as double) as bytes_in_use,
-        cast(null as double) as bytes_limit,
-        cast(null as double) as bytes_max_used,
-        cast(null as double) as throttle_status,
-        false as is_congested,
-        false as was_congested,
         false as expansion_failed,
         false as request_queued
     from snapshot
@@ -150,7 +110,7 @@ sna as (
     group by host, command, captured_at
 ),
 
-pools as (
+buffer_pools as (
     select * from vtam
     union all
     select * from aix_buckets
@@ -158,6 +118,23 @@ pools as (
     select * from aix_summary
     union all
     select * from vm_pools
+),
+
+pools as (
+    select
+        host, source_command, pool_name, captured_at, buffers_total_count,
+        buffers_total_count - buffers_available_count as buffers_in_use_count,
+        buffers_available_count, buffers_max_used_count, buffer_size_bytes,
+        -- levels in bytes, the throttle and congestion: only CS/AIX reports them
+        cast(null as double) as bytes_in_use,
+        cast(null as double) as bytes_limit,
+        cast(null as double) as bytes_max_used,
+        cast(null as double) as throttle_status,
+        false as is_congested,
+        false as was_congested,
+        expansion_failed,
+        request_queued
+    from buffer_pools
     union all
     select * from sna
 ),
@@ -211,8 +188,4 @@ select
     pools.expansion_failed,
     pools.request_queued
 from pools
-left join pool_growth
-    on pool_growth.host = pools.host
-    and pool_growth.source_command = pools.source_command
-    and pool_growth.pool_name = pools.pool_name
-    and pool_growth.captured_at = pools.captured_at
+left join pool_growth using (host, source_command, pool_name, captured_at)

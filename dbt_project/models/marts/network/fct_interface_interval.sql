@@ -15,24 +15,12 @@ with rates as (
 ),
 
 intervals as (
-    select
-        host,
-        entity as interface_name,
-        command,
-        interval_start,
-        interval_end,
-        max(interval_s) as interval_s,
-        {%- for name in counters %}
-        max(delta_value) filter (where counter_name = '{{ name }}') as {{ name }}_count,
-        {%- endfor %}
-        bool_or(counter_reset) as counter_reset
-    from rates
-    group by host, entity, command, interval_start, interval_end
+    {{ counter_intervals('rates', ['host', 'entity', 'command'], counters) }}
 )
 
 select
     host,
-    interface_name,
+    entity as interface_name,
     command,
     interval_start,
     interval_end,

@@ -19,19 +19,7 @@ with rates as (
 ),
 
 intervals as (
-    select
-        host,
-        entity as stack_name,
-        command,
-        interval_start,
-        interval_end,
-        max(interval_s) as interval_s,
-        {%- for name, column in counters.items() %}
-        max(delta_value) filter (where counter_name = '{{ name }}') as {{ column }},
-        {%- endfor %}
-        bool_or(counter_reset) as counter_reset
-    from rates
-    group by host, entity, command, interval_start, interval_end
+    {{ counter_intervals('rates', ['host', 'entity', 'command'], counters) }}
 ),
 
 established as (
@@ -42,7 +30,7 @@ established as (
 
 select
     intervals.host,
-    intervals.stack_name,
+    intervals.entity as stack_name,
     intervals.command,
     intervals.interval_start,
     intervals.interval_end,
@@ -57,6 +45,6 @@ select
 from intervals
 left join established
     on established.host = intervals.host
-    and established.stack_name is not distinct from intervals.stack_name
+    and established.stack_name is not distinct from intervals.entity
     and established.captured_at = intervals.interval_end
 where not intervals.counter_reset

@@ -25,20 +25,7 @@ with rates as (
 ),
 
 intervals as (
-    select
-        host,
-        interval_start,
-        interval_end,
-        max(interval_s) as interval_s,
-        {%- for name, column in counters.items() %}
-        max(delta_value) filter (where counter_name = '{{ name }}') as {{ column }},
-        {%- endfor %}
-        {%- for name in bytes %}
-        max(rate_per_s) filter (where counter_name = '{{ name }}') as {{ name }}_per_s,
-        {%- endfor %}
-        bool_or(counter_reset) as counter_reset
-    from rates
-    group by host, interval_start, interval_end
+    {{ counter_intervals('rates', ['host'], counters, per_s=bytes) }}
 ),
 
 levels as (
@@ -66,17 +53,8 @@ dispatching as (
 
 health as (
     select
-        intervals.host,
-        intervals.interval_start,
-        intervals.interval_end,
-        intervals.interval_s,
-        {%- for column in counters.values() %}
-        intervals.{{ column }},
-        {%- endfor %}
+        intervals.*,
         100.0 * intervals.misrouted_count / nullif(intervals.datagrams_in_count, 0) as misrouted_pct,
-        {%- for name in bytes %}
-        intervals.{{ name }}_per_s,
-        {%- endfor %}
         {%- for name in levels %}
         levels.{{ name }}_count,
         {%- endfor %}
@@ -86,9 +64,7 @@ health as (
             order by dispatching.interval_end desc
         ) as latest_dispatching
     from intervals
-    left join levels
-        on levels.host = intervals.host
-        and levels.captured_at = intervals.interval_end
+    left join levels on levels.host = intervals.host and levels.captured_at = intervals.interval_end
     left join dispatching
         on dispatching.host = intervals.host
         and dispatching.interval_end > intervals.interval_start

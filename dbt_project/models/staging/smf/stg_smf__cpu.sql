@@ -1,16 +1,6 @@
 -- SMF 70.1 CPU data sections: one row per logical CPU of the reporting z/OS image and RMF interval.
 with source as (
-    select * from {{ source('smf', 'smf70_cpu') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_id, interval_start, cpu_id
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('smf', 'smf70_cpu'), ['system_id', 'interval_start', 'cpu_id']) }}
 )
 
 select
@@ -31,5 +21,4 @@ select
     tcb_dispatch_count + srb_dispatch_count as dispatch_count,
     io_count,
     sigp_count
-from ranked
-where copy_number = 1
+from source

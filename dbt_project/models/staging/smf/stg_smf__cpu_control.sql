@@ -2,17 +2,7 @@
 -- "broken" records (reassembly_area_count > 0) and overlapping dumps repeat records: one row per
 -- system and interval, the first copy ingested.
 with source as (
-    select * from {{ source('smf', 'smf70_cpu_control') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_id, interval_start
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('smf', 'smf70_cpu_control'), ['system_id', 'interval_start']) }}
 )
 
 select
@@ -45,5 +35,4 @@ select
     cast(cpu_section_count as integer) as cpu_section_count,
     cast(partition_section_count as integer) as partition_section_count,
     record_time
-from ranked
-where copy_number = 1
+from source

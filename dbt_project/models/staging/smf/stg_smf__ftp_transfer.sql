@@ -1,16 +1,9 @@
 -- SMF 119 subtype 70: one row per FTP server transfer (append, delete, rename, retrieve, store).
 with source as (
-    select * from {{ source('smf', 'smf119_ftp_transfer') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_id, stack_name, session_id, control_connection_id, data_connection_id, start_time, end_time, command
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('smf', 'smf119_ftp_transfer'), [
+        'system_id', 'stack_name', 'session_id', 'control_connection_id', 'data_connection_id',
+        'start_time', 'end_time', 'command'
+    ]) }}
 )
 
 select
@@ -49,5 +42,4 @@ select
     member_name,
     session_id,
     security_mechanism
-from ranked
-where copy_number = 1
+from source

@@ -1,16 +1,8 @@
 -- SMF 119 subtype 6: one row per interface and SMF interval; counters are deltas for the interval.
 with source as (
-    select * from {{ source('smf', 'smf119_interface') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_id, stack_name, interface_name, record_time
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('smf', 'smf119_interface'), [
+        'system_id', 'stack_name', 'interface_name', 'record_time'
+    ]) }}
 )
 
 select
@@ -35,5 +27,4 @@ select
     out_discards,
     out_errors,
     out_queue_length
-from ranked
-where copy_number = 1
+from source

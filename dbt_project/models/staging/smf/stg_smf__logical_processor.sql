@@ -1,17 +1,9 @@
 -- SMF 70.1 PR/SM logical processor sections: one row per logical processor of every partition and
 -- RMF interval. Times are microseconds of the interval.
 with source as (
-    select * from {{ source('smf', 'smf70_logical_processor') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_id, interval_start, partition_name, lp_address
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('smf', 'smf70_logical_processor'), [
+        'system_id', 'interval_start', 'partition_name', 'lp_address'
+    ]) }}
 )
 
 select
@@ -44,5 +36,4 @@ select
         when 2 then 'vertical medium'
         when 3 then 'vertical high'
     end as polarization
-from ranked
-where copy_number = 1
+from source

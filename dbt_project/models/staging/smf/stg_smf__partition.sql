@@ -1,17 +1,7 @@
 -- SMF 70.1 PR/SM partition sections: every partition of the CPC (and PHYSICAL) per RMF interval, as
 -- the reporting image saw it.
 with source as (
-    select * from {{ source('smf', 'smf70_partition') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_id, interval_start, partition_name
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('smf', 'smf70_partition'), ['system_id', 'interval_start', 'partition_name']) }}
 )
 
 select
@@ -29,5 +19,4 @@ select
     capacity_group_name,
     -- SMF70PFG X'08': WLM LPAR management active
     partition_flags % 16 >= 8 as wlm_managed
-from ranked
-where copy_number = 1
+from source

@@ -1,16 +1,9 @@
 -- SMF 119 subtype 2: one row per TCP connection that reached the established state and closed.
 with source as (
-    select * from {{ source('smf', 'smf119_tcp_connection') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_id, stack_name, connection_id, start_time, end_time, remote_ip, remote_port
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('smf', 'smf119_tcp_connection'), [
+        'system_id', 'stack_name', 'connection_id', 'start_time', 'end_time', 'remote_ip',
+        'remote_port'
+    ]) }}
 )
 
 select
@@ -48,5 +41,4 @@ select
     cast(round_trip_ms as integer) as round_trip_ms,
     cast(retransmit_count as integer) as retransmit_count,
     resource_name
-from ranked
-where copy_number = 1
+from source

@@ -1,16 +1,8 @@
 -- SMF 119 subtypes 20 (session start) and 21 (session end) of the TN3270E server.
 with source as (
-    select * from {{ source('smf', 'smf119_tn3270_session') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_id, stack_name, record_subtype, lu_name, start_time, end_time
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('smf', 'smf119_tn3270_session'), [
+        'system_id', 'stack_name', 'record_subtype', 'lu_name', 'start_time', 'end_time'
+    ]) }}
 )
 
 select
@@ -32,5 +24,4 @@ select
     logmode,
     device_type,
     termination_reason
-from ranked
-where copy_number = 1
+from source

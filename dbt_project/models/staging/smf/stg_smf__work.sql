@@ -1,17 +1,10 @@
 -- SMF 30 subtypes 2, 3 (interval pieces), 4 (step totals) and 5 (job totals), one row per record.
 -- CPU times are microseconds; a timer that SMF30TFL flagged invalid is already NULL.
 with source as (
-    select * from {{ source('smf', 'smf30_work') }}
-),
-
-ranked as (
-    select
-        *,
-        row_number() over (
-            partition by system_id, record_subtype, job_id, job_name, step_number, reader_start, interval_start, record_time
-            order by source_file_id, record_ordinal
-        ) as copy_number
-    from source
+    {{ first_copy(source('smf', 'smf30_work'), [
+        'system_id', 'record_subtype', 'job_id', 'job_name', 'step_number', 'reader_start',
+        'interval_start', 'record_time'
+    ]) }}
 )
 
 select
@@ -54,5 +47,4 @@ select
     cast(completion_code as integer) as completion_code,
     -- SMF30STI bit 6 (X'0200'): the step abended
     termination_flags % 1024 >= 512 as abended
-from ranked
-where copy_number = 1
+from source

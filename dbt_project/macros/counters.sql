@@ -1,0 +1,26 @@
+{#- One row per `keys` (columns of int_counter__rate) and snapshot interval of the counter rates
+    `rates`: the counters' growth over the interval (`counters`: counter name -> column, or a list of
+    names, each as <name>_count), the per-second rates of `per_s` counters (as <name>_per_s) and
+    counter_reset, true when any counter of the group went down (a restart between the snapshots,
+    whose interval the marts leave out). -#}
+{% macro counter_intervals(rates, keys, counters, per_s=[]) %}
+    {%- if counters is not mapping %}
+        {%- set named = {} %}
+        {%- for name in counters %}{% do named.update({name: name ~ '_count'}) %}{% endfor %}
+        {%- set counters = named %}
+    {%- endif %}
+select
+    {{ keys | join(', ') }},
+    interval_start,
+    interval_end,
+    max(interval_s) as interval_s,
+    {%- for name, column in counters.items() %}
+    max(delta_value) filter (where counter_name = '{{ name }}') as {{ column }},
+    {%- endfor %}
+    {%- for name in per_s %}
+    max(rate_per_s) filter (where counter_name = '{{ name }}') as {{ name }}_per_s,
+    {%- endfor %}
+    bool_or(counter_reset) as counter_reset
+from {{ rates }}
+group by {{ keys | join(', ') }}, interval_start, interval_end
+{% endmacro %}

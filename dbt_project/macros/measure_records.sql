@@ -1,0 +1,37 @@
+{#- The MEASURE record header: the interval and identification items every record carries, and which
+    records carry counters at all. -#}
+
+{#- The header items, renamed with units (staging). -#}
+{% macro measure_interval_columns() -%}
+    nullif(trim(loadid), '') as loadid,
+    from_timestamp as interval_start,
+    to_timestamp as interval_end,
+    cast(delta_time as bigint) as delta_time_us,
+    cast(error as integer) as error_code,
+    os_version,
+{%- endmacro %}
+
+{#- The records of a staging relation that rates can be computed from: ERROR above 0 means MEASURE
+    collected no counters for the record (-1 only flags a 32-bit overflow whose 64-bit value the
+    parser kept), and without a duration there is no rate. -#}
+{% macro measured_records(relation) %}
+    select * from {{ relation }}
+    where delta_time_us > 0
+        and coalesce(error_code, 0) <= 0
+{% endmacro %}
+
+{#- King 1986, Fig. 5: what a MEASURE counter means over the measured time `over` (microseconds; by
+    default the DELTA-TIME summed over the rows aggregated). Busy counters hold microseconds busy
+    (BUSY := CPU-BUSY-TIME / (DELTA-TIME / 100)), queue counters queue length x microseconds
+    (QLEN := CPU-QTIME / DELTA-TIME), event counters counts (per second). -#}
+{% macro busy_pct(counter, over='sum(delta_time_us)') -%}
+    100 * cast({{ counter }} as double) / {{ over }}
+{%- endmacro %}
+
+{% macro queue_length(counter, over='sum(delta_time_us)') -%}
+    cast({{ counter }} as double) / {{ over }}
+{%- endmacro %}
+
+{% macro per_s(counter, over='sum(delta_time_us)') -%}
+    cast({{ counter }} as double) / ({{ over }} / 1e6)
+{%- endmacro %}

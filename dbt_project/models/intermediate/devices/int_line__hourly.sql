@@ -1,0 +1,28 @@
+-- One row per communication line and clock hour: busy, throughput and the average response time of
+-- the terminal transactions the line carried.
+with records as (
+    {{ measured_records(ref('stg_measure__line')) }}
+),
+
+hourly as (
+    select
+        system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
+        max_by(cpu_num, interval_start) as cpu_num,
+        max_by(device_type, interval_start) as device_type,
+        cast(sum(delta_time_us) as double) / 1e6 as measured_s,
+        {{ busy_pct('sum(read_busy_us) + sum(write_busy_us)') }} as busy_pct,
+        {{ busy_pct('sum(read_busy_us)') }} as read_busy_pct,
+        {{ busy_pct('sum(write_busy_us)') }} as write_busy_pct,
+        {{ per_s('sum(request_count)') }} as requests_per_s,
+        {{ per_s('sum(input_bytes) + sum(output_bytes)') }} as bytes_per_s,
+        {{ per_s('sum(input_data_bytes) + sum(output_data_bytes)') }} as data_bytes_per_s,
+        {{ per_s('sum(retry_count)') }} as retries_per_s,
+        {{ per_s('sum(transaction_count)') }} as transactions_per_s,
+        -- response time accumulates per transaction: the average is RESPONSE-TIME / TRANSACTIONS
+        cast(sum(response_time_us) as double) / nullif(sum(transaction_count), 0) / 1e3 as response_ms,
+        sum(transaction_count) as transaction_count
+    from records
+    group by system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }}
+)
+
+{{ with_shift('hourly') }}

@@ -1,9 +1,0 @@
--- King 1986, Fig. 8: the shift rows of a calendar month condensed per processor and shift: AVG of
--- the shift averages, MAX of the maxima and of the spreads, MIN of the minima.
-{{ condense_shift_fact(
-    ref('fct_cpu_shift'),
-    keys=['system_name', 'cpu_num', 'shift'],
-    columns=cpu_shift_columns(),
-    period='month',
-    latest=['shift_name', 'cpu_type', 'os_version'],
-) }}

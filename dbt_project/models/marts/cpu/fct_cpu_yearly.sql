@@ -1,0 +1,3 @@
+-- The year's summary per processor and shift, condensed from the shift rows the same way as
+-- fct_cpu_monthly (every shift weighs the same, whatever month it falls in).
+{{ condense_shift_fact('cpu', 'year') }}

@@ -1,0 +1,3 @@
+-- Disc volumes condensed into shifts like the processors (King 1986: "similar queries"): AVG, MAX
+-- and MIN of the hourly DISC BUSY, REQ QLEN, SEEK BUSY, cache hit ratio, WRITE BUSY and BYTE RATE.
+{{ condense_hours_fact('disc') }}

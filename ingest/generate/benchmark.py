@@ -30,7 +30,7 @@ import random
 import sys
 from pathlib import Path
 
-from ingest.formats.benchmark.record import FORMAT_NAME
+from ingest.formats.benchmark.run_schema import FORMAT_NAME
 from ingest.generate._args import forms_of, iso_date
 from ingest.warehouse import Home
 

@@ -35,7 +35,7 @@ REQUIRED_COLUMNS = ("format", "version")
 class LoggedRun:
     line_number: int
     text: str  # the line or row as written
-    record: dict | None  # the run; None when the text is not one (``problem`` says why)
+    record: object  # the run as read, an object if valid; None when the text cannot be read (see problem)
     problem: RecordError | None = None
 
     def row(self) -> dict:
@@ -46,7 +46,7 @@ class LoggedRun:
 
 
 def log_form(head: bytes) -> str | None:
-    """"jsonl" or "csv" when the first bytes of a file are a benchmark log in that form, else None."""
+    """The form of a benchmark log, "jsonl" or "csv", from the first bytes of a file; None if it is not one."""
     lines = [ln for ln in head.decode("utf-8", "replace").lstrip("\ufeff").splitlines() if ln.strip()]
     if not lines:
         return None

@@ -1,9 +1,10 @@
 """A parameter listing checked against the tuning rules of seeds 000, 002 and 003.
 
-A listing is what a site has configured: the ``parameters`` of benchmark runs (``docs/benchmark_format.md``)
-or a plain CSV with the columns ``parameter,value`` and optionally ``unit`` and ``node`` (one node = one
-machine or definition set; ``profile`` or ``platform`` also name it). A sample, the baseline NCP of seed 000's
-Figure 6::
+A listing is what a site has configured: the ``parameters`` of the runs of a benchmark log
+(``docs/benchmark_format.md``, read and validated by the benchmark parsers' own ``log_reader``; the run's
+label names its node) or a plain CSV with the columns ``parameter,value`` and optionally ``unit`` and
+``node`` (one node = one machine or definition set; ``profile`` or ``platform`` also name it). A sample,
+the baseline NCP of seed 000's Figure 6::
 
     node,parameter,value,unit
     NCP,UNITSZ,384,bytes
@@ -32,6 +33,10 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ingest.capacity.sizing import APPN_HEADER_BYTES, SUBAREA_HEADER_BYTES, decode_rusizes
+from ingest.formats.base import FormatError
+from ingest.formats.benchmark.log_reader import log_form, read_runs
+from ingest.formats.benchmark.record import RecordError
+from ingest.formats.registry import SNIFF_BYTES
 
 
 @dataclass(frozen=True)
@@ -426,18 +431,17 @@ class ListingError(Exception):
 
 def read_listing(path: Path) -> list[Setting]:
     """A plain CSV listing, or the parameters of every run in a benchmark log (JSON lines or CSV)."""
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
-    if first.lstrip().startswith("{"):
-        return _benchmark_jsonl_listing(path, text)
-    rows = list(csv.reader(io.StringIO(text)))
+    path = Path(path)
+    with path.open("rb") as f:
+        form = log_form(f.read(SNIFF_BYTES))
+    if form is not None:
+        return _benchmark_listing(path, form)
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8", errors="replace"))))
     if not rows:
         raise ListingError(f"{path}: empty file: expected a CSV header with the columns parameter and value")
     header = [h.strip().lower() for h in rows[0]]
     if "parameter" in header and "value" in header:
         return _plain_listing(path, header, rows[1:])
-    if any(h.startswith("parameters.") for h in header):
-        return _benchmark_csv_listing(path, header, rows[1:])
     raise ListingError(
         f"{path}: line 1: expected a header with the columns parameter and value (optionally unit and node), "
         f"or a benchmark log; found {', '.join(rows[0][:6])}"
@@ -459,31 +463,18 @@ def _plain_listing(path: Path, header: list[str], rows: list[list[str]]) -> list
     return settings
 
 
-def _benchmark_jsonl_listing(path: Path, text: str) -> list[Setting]:
+def _benchmark_listing(path: Path, form: str) -> list[Setting]:
+    """The parameters of each run, read and validated as ``perfdb ingest`` reads the log; the run's label
+    names its node."""
     settings = []
-    for line, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise ListingError(f"{path}: line {line}: expected a JSON object: {e.msg} at column {e.colno}") from None
-        node = str(record.get("run_label") or f"line {line}")
-        for name, item in (record.get("parameters") or {}).items():
-            value, unit = (item.get("value"), item.get("unit")) if isinstance(item, dict) else (item, None)
-            settings.append(setting(node, name, value, unit, line))
-    return settings
-
-
-def _benchmark_csv_listing(path: Path, header: list[str], rows: list[list[str]]) -> list[Setting]:
-    settings = []
-    label = header.index("run_label") if "run_label" in header else None
-    for line, row in enumerate(rows, start=2):
-        node = row[label] if label is not None and label < len(row) else f"line {line}"
-        for i, name in enumerate(header):
-            if name.startswith("parameters.") and name.endswith(".value") and i < len(row) and row[i].strip():
-                param = name[len("parameters."):-len(".value")]
-                unit_col = f"parameters.{param}.unit"
-                unit = row[header.index(unit_col)] if unit_col in header else None
-                settings.append(setting(node, param, row[i], unit, line))
+    try:
+        for run in read_runs(path, form):
+            try:
+                row = run.row()
+            except RecordError as e:
+                raise ListingError(f"{path}: line {run.line_number}: {e}") from None
+            for name, item in json.loads(row["parameters_json"] or "{}").items():
+                settings.append(setting(row["run_label"], name, item["value"], item.get("unit"), run.line_number))
+    except FormatError as e:
+        raise ListingError(f"{path}: {e.position()}: {e}") from None
     return settings

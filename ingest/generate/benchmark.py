@@ -30,7 +30,7 @@ import random
 import sys
 from pathlib import Path
 
-from ingest.formats.benchmark.record import FORMAT_NAME
+from ingest.formats.benchmark.run_schema import FORMAT_NAME
 from ingest.cli_options import add_generator_options, forms_of, output_dir, subcommand
 from ingest.home import Home
 

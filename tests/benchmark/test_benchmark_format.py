@@ -10,6 +10,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import textwrap
 from pathlib import Path
 
 import duckdb
@@ -17,7 +19,7 @@ import jsonschema
 import pytest
 
 from ingest import pipeline
-from ingest.formats.benchmark import record
+from ingest.formats.benchmark import aping, record, run_schema
 from ingest.generate import benchmark as generate_benchmark
 from ingest.home import Home
 from ingest.warehouse import database, loading
@@ -48,19 +50,18 @@ MISSING_LABEL = {k: v for k, v in run("x").items() if k != "run_label"}
 WRONG_UNIT = run("bad-unit", results={"throughput": {"value": 1.69, "unit": "s"}})
 UNKNOWN_FIELD = run("typo", results={"thruput": {"value": 1.69, "unit": "Mbit/s"}})
 
-APING_SAMPLE = """\
-# captured: 2026-02-03T10:15:00 host: os2a
-$ aping -s 10000 -i 2 -c 4 HOSTVTAM
-Allocate duration: 0 ms
-Program startup and Confirm duration: 720 ms
-Duration Data Sent Data Rate Data Rate
-(msec) (bytes) (KB/s) (mb/s)
--------- --------- --------- ---------
-60 64000 1041.7 8.333
-30 64000 2083.3 16.667
-Totals: 90 128000 1388.9 11.111
-Duration statistics: Min = 30 Ave = 45 Max =60
-"""
+
+
+def docstring_sample(module) -> str:
+    """The sample input of a parser's docstring: the indented block after its first '::'."""
+    lines = module.__doc__.split("::\n", 1)[1].split("\n")
+    end = next(i for i, line in enumerate(lines) if line and not line.startswith(" "))
+    return textwrap.dedent("\n".join(lines[:end])).strip("\n") + "\n"
+
+
+# the vendor manual's sample output (IBM Communications Server, "Sample Output for APING"), as the parser's
+# docstring shows it
+APING_SAMPLE = docstring_sample(aping)
 APING_FAILED = """\
 # captured: 2026-02-03T10:20:00 host: os2a
 $ aping HOSTDOWN
@@ -142,7 +143,7 @@ def test_csv_has_the_same_fields_as_columns(tmp_path):
     assert (result.records_read, result.rows_loaded, result.rows_rejected) == (5, 2, 3)
     assert rejects == [
         (3, "field 'run_label': missing required field"),
-        (4, "field 'results.elapsed.unit': unit 'furlongs' is not a time s unit; expected one of s, ms, us, min, h"),
+        (4, "field 'results.elapsed.unit': unit 'furlongs' is not a time unit; expected one of s, ms, us, min, h"),
         (5, "field 'version': unknown version 3; this loader reads version 1"),
     ]
     assert [r["run_label"] for r in runs] == ["nsdos-base", "nsdos-tuned"]
@@ -163,13 +164,15 @@ def test_csv_without_format_and_version_columns_is_not_a_benchmark_log(tmp_path)
                            "(docs/benchmark_format.md) (at line 1)")]
 
 
-def test_aping_sample_becomes_one_run_with_the_printed_rates(tmp_path):
-    result, runs, rejects = ingest(tmp_path, "aping.txt", APING_SAMPLE + APING_FAILED)
+@pytest.mark.parametrize("spacing", ["as printed", "collapsed"])
+def test_aping_sample_becomes_one_run_with_the_printed_rates(tmp_path, spacing):
+    sample = APING_SAMPLE if spacing == "as printed" else re.sub(" +", " ", APING_SAMPLE)
+    result, runs, rejects = ingest(tmp_path, "aping.txt", sample + APING_FAILED)
 
     assert result.format == "benchmark.aping"
     assert (result.records_read, result.rows_loaded, result.rows_rejected) == (2, 1, 1)
-    assert rejects[0][0] == 15  # the error text, in the run that starts with the command on line 13
-    assert "APING run starting at line 13" in rejects[0][1]
+    assert rejects[0][0] == 16  # the error text, in the run that starts with the command on line 14
+    assert "APING run starting at line 14" in rejects[0][1]
     assert "Allocate failed: partner LU not available" in rejects[0][1]
     (aping,) = runs
     assert aping["run_label"] == "aping os2a -> HOSTVTAM 2026-02-03T10:15:00"
@@ -214,7 +217,7 @@ def test_aping_without_time_or_host_is_rejected_saying_how_to_fix(tmp_path):
     assert "# captured:" in rejects[0][1]
 
 
-def test_json_schema_and_loader_agree():
+def test_the_schema_declares_the_loader_fields_and_units():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     validator = jsonschema.Draft202012Validator(SCHEMA)
     for good in (run("rs6000-tuned"), GOOD_2):
@@ -224,18 +227,49 @@ def test_json_schema_and_loader_agree():
         assert list(validator.iter_errors(bad)), bad
         with pytest.raises(record.RecordError):
             record.validate(bad)
-    # the unit lists of the schema are the loader's
-    defs = SCHEMA["$defs"]
-    kinds = {"time": "time_s", "cpu_time": "time_ms", "bytes": "bytes", "byte_rate": "byte_rate",
-             "per_time": "per_time", "percent": "percent", "cpu_per_byte": "cpu_per_byte", "ki_per_kb": "ki_per_kb"}
-    for name, kind in kinds.items():
-        assert defs[name]["allOf"][1]["properties"]["unit"]["enum"] == list(record.UNITS[kind]), name
-    # every loader field is a schema property and the required fields agree
-    for f in record.FIELDS:
-        node = SCHEMA
-        for part in f.path.split("."):
-            node = node["properties"][part]
-    assert set(SCHEMA["required"]) == {f.path for f in record.FIELDS if f.required} | {"results"}
+    # every column of raw.benchmark_runs comes from one field of the schema, but what the loader adds
+    columns = [f.column for f in run_schema.FIELDS]
+    assert len(columns) == len(set(columns))
+    loaded = record.RunSink("jsonl").table().column_names
+    assert sorted(loaded) == sorted(columns + ["record_ordinal", "line_number", "source_format"])
+    # each list of units has a factor per unit, and the loader converts with them: 1.69 Mbit/s in bytes/s
+    units = {name: d for name, d in SCHEMA["$defs"].items() if "x-perfdb-factors" in d}
+    assert len(units) == 8
+    assert all(list(d["x-perfdb-factors"]) == d["enum"] for d in units.values())
+    assert run_schema.FIELD_BY_PATH["results.throughput"].units["Mbit/s"] == 1e6 / 8
+    assert run_schema.FIELD_BY_PATH["results.cpu_per_transaction"].units["s"] == 1e3  # the column is in ms
+    assert {f.path for f in run_schema.FIELDS if f.required} | {"format", "results"} == set(SCHEMA["required"])
+
+
+def test_docs_tables_are_the_schema():
+    """docs/benchmark_format.md shows the fields and units as the schema declares them (regenerate the
+    tables with ``python -m ingest.formats.benchmark.run_schema``)."""
+    docs = (REPO / "docs/benchmark_format.md").read_text()
+    assert run_schema.field_table() in docs
+    assert run_schema.unit_table() in docs
+
+
+@pytest.mark.parametrize("bad, reason", [
+    ({"results": {"elapsed": {"value": 5}}}, "field 'results.elapsed.unit': missing unit; expected one of s, ms, "
+                                             "us, min, h"),
+    ({"results": {"elapsed": 5}}, 'field \'results.elapsed\': expected {"value": <number>, "unit": <unit>}, '
+                                  'found 5'),
+    ({"results": {"cpu_utilization": {"value": 101, "unit": "%"}}}, "field 'results.cpu_utilization.value': 101 is "
+                                                                     "above the maximum 100"),
+    ({"results": {"extra": {"retries": 2}}}, "field 'results': expected at least one measured result (elapsed, "
+                                             "transactions_per_s, throughput, cpu_utilization, response_time, ...)"),
+    ({"system_under_test": {"engines": 1.5}}, "field 'system_under_test.engines': expected a whole number, found 1.5"),
+    ({"run_date": "2026-02-30"}, "field 'run_date': expected a date YYYY-MM-DD, found \"2026-02-30\""),
+    ({"study": " "}, "field 'study': expected a non-empty text, found \" \""),
+    ({"parameters": {"ru_size": {"size": 3840}}}, "field 'parameters.ru_size': expected {\"value\": ..., \"unit\": "
+                                                  "...} or a bare value"),
+    # two problems: the version is named first, as the loader always did
+    ({"version": "1", "bogus": True}, "field 'version': expected a whole number, found \"1\""),
+])
+def test_schema_errors_read_as_the_loader_messages(bad, reason):
+    with pytest.raises(record.RecordError) as error:
+        record.validate(run("x", **bad))
+    assert str(error.value) == reason
 
 
 def test_generator_is_deterministic_and_its_files_load_cleanly(tmp_path):

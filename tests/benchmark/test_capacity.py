@@ -179,6 +179,39 @@ def test_unreadable_listing_names_file_and_line(tmp_path):
         config_checks.read_listing(path)
 
 
+def _appc_run(label: str, ru: int, window: int) -> dict:
+    """A seed 000 Appendix A transfer with its mode's RU size and pacing window."""
+    return {"format": "perfdb-benchmark-run", "version": 1, "study": "APPC tuning", "run_label": label,
+            "run_date": "2026-02-03", "results": {"elapsed": {"value": 8.66, "unit": "s"}},
+            "parameters": {"ru_size": {"value": ru, "unit": "bytes"}, "pacing_window": {"value": window, "unit": "RUs"}}}
+
+
+def test_benchmark_log_parameters_are_read_as_the_parsers_read_the_log(tmp_path):
+    jsonl = tmp_path / "appc.jsonl"
+    jsonl.write_text("".join(json.dumps(_appc_run(label, ru, window)) + "\n"
+                             for label, ru, window in (("rs6000-base", 3840, 3), ("rs6000-tuned", 3840, 63))))
+    as_csv = tmp_path / "appc.csv"
+    as_csv.write_text("format,version,study,run_label,run_date,results.elapsed.value,results.elapsed.unit,"
+                      "parameters.ru_size.value,parameters.ru_size.unit,parameters.pacing_window.value\n"
+                      "perfdb-benchmark-run,1,APPC tuning,rs6000-base,2026-02-03,8.66,s,3840,bytes,3\n"
+                      "perfdb-benchmark-run,1,APPC tuning,rs6000-tuned,2026-02-03,4.74,s,3840,bytes,63\n")
+    for path, units in ((jsonl, "RUs"), (as_csv, None)):
+        settings = config_checks.read_listing(path)
+        assert [(s.node, s.key, s.value, s.unit, s.line) for s in settings] == [
+            ("rs6000-base", "pacing_window", 3, units, 1 + (path == as_csv)),
+            ("rs6000-base", "ru_size", 3840, "bytes", 1 + (path == as_csv)),
+            ("rs6000-tuned", "pacing_window", 63, units, 2 + (path == as_csv)),
+            ("rs6000-tuned", "ru_size", 3840, "bytes", 2 + (path == as_csv)),
+        ]
+        # seed 000 L341: the baseline's window of 3 RUs is below 8
+        assert [(f.rule_id, f.node) for f in config_checks.check(settings)] == [("000-pacing-window-8", "rs6000-base")]
+    # a run the parsers would reject stops the listing, naming its line and field
+    jsonl.write_text(json.dumps(_appc_run("ok", 960, 8)) + "\n" + json.dumps({**_appc_run("bad", 960, 8), "version": 2}))
+    with pytest.raises(config_checks.ListingError,
+                       match=r"appc.jsonl: line 2: field 'version': unknown version 2; this loader reads version 1"):
+        config_checks.read_listing(jsonl)
+
+
 # -- the forecast mart on generated data ------------------------------------------------------------------------
 
 FIRST_DAY = dt.date(2025, 7, 7)  # a Monday

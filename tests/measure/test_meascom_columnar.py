@@ -12,9 +12,10 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from ingest.formats.base import ParseContext
+from ingest.formats.base import FormatError, ParseContext
 from ingest.formats.measure import meascom_columnar, meascom_report
-from ingest.formats.measure.meascom_report import PARSER, parse_line_by_line
+from ingest.formats.measure.meascom_line_reader import parse_line_by_line
+from ingest.formats.measure.meascom_report import PARSER
 from ingest.formats.measure.meascom_writer import write_report
 from ingest.generate._measure_model import TABLES, MeasureModel, SystemSpec
 
@@ -189,7 +190,7 @@ def test_foreign_listing_and_system_block_in_the_middle(tmp_path, monkeypatch, p
 
 def test_text_that_is_no_report_is_still_a_format_error(tmp_path):
     path = _write(tmp_path, "SYSTEM-NAME,CPU-NUM\n\\TAHITI,2\n")
-    with pytest.raises(meascom_report.FormatError, match="no MEASCOM report found"):
+    with pytest.raises(FormatError, match="no MEASCOM report found"):
         list(PARSER.parse(path, ParseContext(path)))
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from ingest.formats import registry
 from ingest.formats.base import FormatError, ParseContext
-from ingest.formats.measure import meascom_report
+from ingest.formats.measure import meascom_line_reader
 from ingest.formats.measure.meascom_labels import BUSY, INC, LAYOUTS, MAX, QUEUE, RESP, RESP_COUNTS, SNAP, column_of
 from ingest.formats.measure.meascom_report import PARSER
 from ingest.formats.measure.meascom_writer import display, write_report
@@ -343,7 +343,7 @@ def test_rate_echo_decides_response_time_when_units_cannot(tmp_path):
 
 
 def test_batches_stay_bounded(tmp_path, monkeypatch):
-    monkeypatch.setattr(meascom_report, "BATCH_ROWS", 3)
+    monkeypatch.setattr(meascom_line_reader, "BATCH_ROWS", 3)
     text = (FIXTURES / "userdef_rate_on_off.txt").read_text() + (FIXTURES / "cpu_rate_on.txt").read_text() * 4
     rows, ctx, batches = parse(write(tmp_path, text))
     assert max(b.rows.num_rows for b in batches) <= 3

@@ -15,50 +15,6 @@ with its line and the field; the other runs of the file still load.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Iterator
+from ingest.formats.benchmark.log_reader import BenchmarkLog
 
-from ingest.formats.base import BATCH_ROWS, Batch, ParseContext
-from ingest.formats.benchmark.record import FORMAT_NAME, RUNS, TABLE, RecordError, RunSink, validate
-
-
-class BenchmarkJsonLines:
-    format = "benchmark.jsonl"
-    version = "1"
-    priority = 30  # before the generic text formats
-    tables = (RUNS,)
-
-    def sniff(self, head: bytes, name: str) -> bool:
-        text = head.decode("utf-8", "replace").lstrip("\ufeff")
-        first = next((ln for ln in text.splitlines() if ln.strip()), "")
-        return first.lstrip().startswith("{") and FORMAT_NAME in first
-
-    def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]:
-        sink = RunSink("jsonl")
-        ordinal = 0
-        with path.open("r", encoding="utf-8", errors="replace", newline="") as f:
-            for line_number, line in enumerate(f, start=1):
-                text = line.strip().lstrip("\ufeff")
-                if not text:
-                    continue
-                ctx.read()
-                try:
-                    try:
-                        record = json.loads(text)
-                    except json.JSONDecodeError as e:
-                        raise RecordError("(record)", f"expected a JSON object: {e.msg} at column {e.colno}") from None
-                    row = validate(record)
-                except RecordError as e:
-                    ctx.reject(str(e), text, line=line_number, record_ordinal=ordinal)
-                else:
-                    sink.add(row, record_ordinal=ordinal, line_number=line_number)
-                    if len(sink) >= BATCH_ROWS:
-                        yield Batch(TABLE, sink.table())
-                        sink = RunSink("jsonl")
-                ordinal += 1
-        if len(sink):
-            yield Batch(TABLE, sink.table())
-
-
-PARSER = BenchmarkJsonLines()
+PARSER = BenchmarkLog("jsonl")

@@ -18,10 +18,10 @@ where the state machine's state is simple, at a command echo or a block start, e
     RESP-TIME 0.01 # Max 2 # Queue 0
     THROUGHPUT 0.07 Accum 0
 
-Output: ``ChunkRead``: per raw table the Arrow table ``meascom_report._Reader`` makes of the same lines
-(same columns and types, values, ``record_ordinal``s; labels outside the contract as BIGINT columns after
-the contract's, in the order first seen in the chunk), the number of records, and the session (RATE,
-LIST section) after the chunk. Or None: the chunk holds something this reader does not reproduce
+Output: ``ChunkRead``: per raw table the Arrow table the state machine (``meascom_line_reader``) makes
+of the same lines (same columns and types, values, ``record_ordinal``s; labels outside the contract as
+BIGINT columns after the contract's, in the order first seen in the chunk), the number of records, and
+the session (RATE, LIST section) after the chunk. Or None: the chunk holds something this reader does not reproduce
 exactly (anything the state machine would reject or keep verbatim, a label colliding with an
 identification column, a label twice in one block, tabs, non-ASCII text, ...); the state machine then
 reads it, and every message, reject and line number comes from there.
@@ -42,6 +42,20 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.formats.measure.meascom_grammar import (
+    LINE_CACHE_SIZE,
+    MAX_INT32,
+    MAX_INT64,
+    NUMBER,
+    SOURCE_FORM,
+    STARTERS,
+    USERDEF_NAME,
+    after_command,
+    block_entity,
+    command_of_echo,
+    read_id_line,
+    read_local_line,
+)
 from ingest.formats.measure.meascom_labels import (
     CONVERSIONS,
     ENTITY_SCHEMAS,
@@ -54,21 +68,8 @@ from ingest.formats.measure.meascom_labels import (
     column_of,
     label_info,
 )
-from ingest.formats.measure.meascom_report import (
-    _LINE_CACHE_SIZE,
-    _MAX_INT32,
-    _MAX_INT64,
-    _NUMBER,
-    _STARTERS,
-    _USERDEF_NAME,
-    SOURCE_FORM,
-    _echo,
-    _read_id_line,
-    _read_local_line,
-    after_command,
-)
 
-_TWO63 = float(_MAX_INT64)  # the state machine's bound: -2**63 < value < 2**63
+_TWO63 = float(MAX_INT64)  # the state machine's bound: -2**63 < value < 2**63
 _TIMESTAMP = pa.timestamp("us")
 _ENTITIES = ("cpu", "process", "line", "disc", "file", "discopen", "userdef")
 _USERDEF = _ENTITIES.index("userdef")
@@ -84,9 +85,9 @@ _VALID = np.array([[u in CONVERSIONS[k] for u in _UNIT_NAMES] for k in _KINDS])
 
 # kind of a line by its first token
 _OTHER, _START, _LOCAL, _ECHO, _SYSTEM = 0, 1, 2, 3, 4
-_START_WORDS = [word for word, entity in _STARTERS.items() if entity not in (None, "system")]
+_START_WORDS = [word for word, entity in STARTERS.items() if entity not in (None, "system")]
 _SPECIAL_WORDS = ["", *_START_WORDS, "Local", "Remote", "Line", "Max", "#"]
-_NUMBER_RE2 = "^" + _NUMBER.pattern + "$"  # RE2, ASCII: the same language as the state machine's regex
+_NUMBER_RE2 = "^" + NUMBER.pattern + "$"  # RE2, ASCII: the same language as the state machine's regex
 # token classes in a counter line
 _LABEL, _NUM, _UNIT, _LINE_START = 0, 1, 2, 3
 
@@ -148,25 +149,22 @@ _LOCALS: dict[str, tuple[str, int, int] | None] = {}
 def _cached(cache: dict, text: str, read):
     found = cache.get(text, False)
     if found is False:
-        if len(cache) >= _LINE_CACHE_SIZE:
+        if len(cache) >= LINE_CACHE_SIZE:
             cache.clear()
         found = cache[text] = read(text)
     return found
 
 
 def _read_header(text: str) -> tuple[int, dict[int, object]] | None:
-    """(entity, schema index -> value) of a block's start and identification lines, as ``_Reader`` reads
+    """(entity, schema index -> value) of a block's start and identification lines, as ``LineReader`` reads
     them; None where it finds an error."""
     lines = [" ".join(line.split()) for line in text.split("\n")]
     lines = [line for line in lines if line]
-    toks = lines[0].split(" ")
-    entity = _STARTERS[toks[0]]
-    if entity == "process" and (toks[1] == "Program" or toks[2:3] == ["Program"]):
-        entity = "userdef"
+    entity = block_entity(lines[0].split(" "))
     values: dict[int, object] = {}
     id_line = 0
     for line in lines:
-        found = _read_id_line(entity, id_line, line)
+        found = read_id_line(entity, id_line, line)
         if type(found) is str:
             return None
         items, id_line = found
@@ -286,7 +284,7 @@ class _Chunk:
         session = self.session
         for j in echo_lines:
             toks = self.text[self.line_start[j] : self.line_end[j]].split()
-            command = _echo(toks)
+            command = command_of_echo(toks)
             _need(command is not None)
             session = after_command(command, *session)
             sessions.append(session)
@@ -322,7 +320,7 @@ class _Chunk:
         self.header_values = values_of
         block_entity = np.array(entity_of, np.int8)[self.header_code]
         locals_ = pc.dictionary_encode(self._text_spans(line_start[local_lines], self.line_end[local_lines]))
-        found_locals = [_cached(_LOCALS, text, _read_local_line) for text in locals_.dictionary.to_pylist()]
+        found_locals = [_cached(_LOCALS, text, read_local_line) for text in locals_.dictionary.to_pylist()]
         _need(None not in found_locals)
         self.local_code = locals_.indices.to_numpy()
         self.local_system = pa.array([f[0] for f in found_locals], pa.string())
@@ -494,12 +492,12 @@ class _Chunk:
 
         names = self._used(code[f])
         name_texts = self._texts(names)
-        _need(all(_USERDEF_NAME.fullmatch(name) for name in name_texts))
+        _need(all(USERDEF_NAME.fullmatch(name) for name in name_texts))
         name_id = np.zeros(len(self.words), np.int64)
         name_id[names] = np.arange(len(names))
         name_column = pa.array([name.upper() for name in name_texts], pa.string()).take(pa.array(name_id[code[f]]))
 
-        index = self._small_ints(code[e], _MAX_INT32)
+        index = self._small_ints(code[e], MAX_INT32)
         types = self._used(code[e - 1])
         type_of_code = np.full(len(self.words), -1, np.int64)
         kind_of_code = np.zeros(len(self.words), np.int64)
@@ -521,7 +519,7 @@ class _Chunk:
         _need(np.all(~has_max | (tail == 1) | ((tail == 2) & (code[e - 2] == hash_code))))
         _need(np.all(~has_max | (kind == _KINDS.index(QUEUE))))
         max_value = np.zeros(len(lines), np.int64)
-        max_value[has_max] = self._small_ints(code[(f + max_at + 1)[has_max]], _MAX_INT64, commas=True)
+        max_value[has_max] = self._small_ints(code[(f + max_at + 1)[has_max]], MAX_INT64, commas=True)
 
         # the value: nothing, a number, or a number and a unit
         value_tokens = np.where(has_max, max_at - 1, middle)

@@ -1,7 +1,7 @@
 """MEASCOM report labels <-> raw contract columns, counter kinds, unit conversions and entity layouts.
 
-Shared by the report parser (``meascom_report``) and the writer (``meascom_writer``) so the two can
-never disagree. Sources: the LIST samples and the grammar in shared/formats/measure/reports.md, the
+Shared by the report's readers (``meascom_grammar`` and the two readers built on it) and the writer
+(``meascom_writer``) so that they can never disagree. Sources: the LIST samples and the grammar in shared/formats/measure/reports.md, the
 counter types and RATE ON/OFF formulas in counters.md, the columns in docs/measure_raw_contract.md.
 
 A counter label is the DDL item name in Capitalized-Hyphenated form: the column is

@@ -10,14 +10,14 @@ import shutil
 import duckdb
 import pytest
 
-from command_helpers import FIXTURES, parse_file
+from command_helpers import GOLDEN, parse_file
 from ingest import cli, dbt_runner
 from ingest.generate import commands
 from ingest.warehouse import Home
 
-LINUX = FIXTURES / "linux"
-REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.txt").read_text()
-SNA_SEED = (FIXTURES / "sna" / "csaix1__snaadmin-query_buffer_availability__19980601T100000.txt").read_text()
+LINUX = GOLDEN / "linux"
+REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.out").read_text()
+SNA_SEED = (GOLDEN / "sna" / "csaix1__snaadmin-query_buffer_availability__19980601T100000.out").read_text()
 # the network marts and everything they are built from (staging, intermediate, the thresholds seed)
 NETWORK_MODELS = ["+path:models/marts/network"]
 TCP = {"tcp_in_segs": "segments_in_count", "tcp_out_segs": "segments_out_count",
@@ -35,8 +35,8 @@ def _renumber(text: str, f) -> str:
 def network_home(tmp_path_factory) -> Home:
     home = Home(tmp_path_factory.mktemp("network_home")).create()
     land = home.landing
-    for name in ("netstat_s.log", "netstat_i.log", "devbox__netstat-s__20261121T063246.txt",
-                 "devbox__netstat-i__20261121T063246.txt"):
+    for name in ("devbox_netstat_s_log.out", "devbox_netstat_i_log.out", "devbox__netstat-s__20261121T063246.out",
+                 "devbox__netstat-i__20261121T063246.out"):
         shutil.copy(LINUX / name, land / name)
     # the single capture again, inside another collector's log: must count once
     (land / "devbox_copy.log").write_text("# captured: 2026-11-21T06:32:46 host: devbox\n" + REAL_S)
@@ -53,8 +53,8 @@ def network_home(tmp_path_factory) -> Home:
         .replace("buf_total_count = 75", "buf_total_count = 12").replace("throttle_status = 30\n", "throttle_status = 75\n")
         .replace("buf_use_status = UNCONGESTED\nmax_buf_total_count", "buf_use_status = CONGESTED\nmax_buf_total_count")
     )
-    for name in ("vse/vse1_console.txt", "vtam/zos1_syslog_bfruse.txt", "zos/zos1_netstat_stats.txt"):
-        shutil.copy(FIXTURES / name, land / name.split("/")[1])
+    for name in ("vse/vse1_console.out", "vtam/zos1_syslog_bfruse.out", "zos/zos1_netstat_stats.out"):
+        shutil.copy(GOLDEN / name, land / name.split("/")[1])
     first = cli.ingest_paths(home, [land], quiet=True)
     assert all(r.ok for r in first), [m for r in first for m in r.messages]
     again = cli.ingest_paths(home, [land], quiet=True)
@@ -72,8 +72,8 @@ def db(network_home):
 
 def _recorded_snapshots():
     """{captured_at: {counter_name: value}} straight from the recorded log and single capture."""
-    _, _, rows = parse_file(LINUX / "netstat_s.log")
-    _, _, single = parse_file(LINUX / "devbox__netstat-s__20261121T063246.txt")
+    _, _, rows, _ = parse_file(LINUX / "devbox_netstat_s_log.out")
+    _, _, single, _ = parse_file(LINUX / "devbox__netstat-s__20261121T063246.out")
     out: dict[dt.datetime, dict[str, float]] = {}
     for r in rows + single:
         out.setdefault(r["captured_at"], {})[r["counter_name"]] = r["value"]
@@ -190,9 +190,9 @@ def test_generated_captures_load_without_rejects(tmp_path):
     files = commands.generate(tmp_path, dt.date(2026, 1, 5), 1, 240, seed=7)
     assert len(files) == 9
     for f in files:
-        _, ctx, rows = parse_file(f)
+        _, ctx, rows, _ = parse_file(f)
         assert not ctx.rejects and rows, f
-    _, _, rows = parse_file(next(f for f in files if "netstat-s" in f.name))
+    _, _, rows, _ = parse_file(next(f for f in files if "netstat-s" in f.name))
     assert len({r["captured_at"] for r in rows}) == 6  # every four hours for a day
     again = commands.generate(tmp_path / "again", dt.date(2026, 1, 5), 1, 240, seed=7)
     assert [f.read_bytes() for f in again] == [f.read_bytes() for f in files]

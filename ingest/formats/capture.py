@@ -434,8 +434,10 @@ def is_noise(line: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def snake(label: str) -> str:
-    """'Packets Dropped' -> 'packets_dropped'; 'TCPDSACKOldSent' -> 'tcp_dsack_old_sent'; 'S/W' -> 'sw'."""
-    s = re.sub(r"^(TCP|IP|UDP|ICMP)(?=[A-Z])", r"\1_", label.replace("OKs", "Oks").replace("ACKs", "Acks").replace("IDs", "Ids"))
+    """'Packets Dropped' -> 'packets_dropped'; 'TCPDSACKOldSent' -> 'tcp_dsack_old_sent'; 'S/W' -> 'sw';
+    an acronym's plural stays one word ('Received LACPDUs' -> 'received_lacpdus', 'DelayedACKs' -> 'delayed_acks')."""
+    plurals = re.sub(r"([A-Z]{2,})s\b", lambda m: m[1].capitalize() + "s", label.replace("PCIe", "Pcie"))
+    s = re.sub(r"^(TCP|IP|UDP|ICMP)(?=[A-Z])", r"\1_", plurals)
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
     s = re.sub(r"([a-z\d])([A-Z])", r"\1_\2", s)
     s = s.replace("/", "").replace("+", "_").replace("%", "pct").replace("#", "count")

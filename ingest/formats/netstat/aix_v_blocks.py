@@ -23,9 +23,10 @@ pedz/Snapper test data, AIX snaps of several adapter kinds)::
 A qualifier becomes part of the entity (``ent0 RXQ 1``, ``ent22 Thread 0``, ``ent4 Small``) and a
 heading part of the counter's label and name (``Actor State: LACP activity``,
 ``actor_state_lacp_activity``), so every counter of a record has its own key and rates can be taken
-per queue. Numbers are cumulative counters when the label names events (packets, bytes, errors,
-failures, drops, interrupts, frames, PDUs ...) and no level (current, maximum, average, size, MTU,
-priority, allocated ...); everything else numeric is a gauge; words, flags, hex values and numbers
+per queue. Numbers are gauges when the label names a level (current, maximum, average, lowest);
+otherwise cumulative counters when it names events that are never levels (dropped, errors, failures,
+overflows ...), or events (packets, bytes, interrupts, frames, PDUs ...) with no configuration word
+(size, speed, priority, allocated, buffers, limit ...); everything else numeric is a gauge; words, flags, hex values and numbers
 with a leading zero (``SEA Flags: 00000013``, ``0148``) are text. A line of none of these shapes is
 kept in ``raw.command_unparsed_lines``.
 """
@@ -47,26 +48,31 @@ QUALIFIERS = (
     (re.compile(r"^Thread\s*\.+\s*#(\d+)$"), lambda m: f"Thread {m[1]}"),
 )
 LINE_QUALIFIER_RE = re.compile(r"^\[(q-\d+)\]:\s*(.*)$")
-COUNTER_WORDS = {
-    "packet", "packets", "bytes", "octets", "error", "errors", "failures", "drops", "dropped", "discards",
-    "discarded", "overflow", "overflows", "overflowed", "transmitted", "received", "sent", "interrupts", "events",
-    "frames", "words", "count", "pdus", "lacpdus", "timeout", "timeouts", "timout", "collisions", "resets",
-    "reset", "in", "out", "aggregated", "created", "jabbers", "fragments", "deferred", "truncate", "times",
-    "generated", "requests", "loss",
+BACKUP_RE = re.compile(r"^Backup adapter - (\w+):$")  # an EtherChannel's backup, above a row of '='.
+LEVEL_WORDS = {"max", "maximum", "min", "minimum", "cur", "current", "average", "lowest", "biggest"}
+EVENT_WORDS = {  # words that only count events, whatever else the label says ('... due to MTU limit Exceeded')
+    "dropped", "discarded", "drops", "discards", "error", "errors", "failures", "exceeded", "overflow", "overflows",
+    "overflowed", "timeout", "timeouts", "timout", "collisions", "events",
 }
 GAUGE_WORDS = {
-    "max", "maximum", "min", "minimum", "cur", "current", "average", "size", "mtu", "priority", "speed",
-    "length", "version", "level", "port", "pvid", "filters", "allocated", "registered", "lowest",
-    "buffers", "limit", "threshold", "users", "addresses", "enabled", "adapters", "kb", "queued", "qsets",
+    "size", "speed", "length", "version", "level", "priority", "port", "pvid", "filters", "allocated", "registered",
+    "buffers", "threshold", "users", "addresses", "enabled", "adapters", "kb", "queued", "qsets", "limit",
+}
+COUNTER_WORDS = {
+    "packet", "packets", "bytes", "octets", "transmitted", "received", "sent", "interrupts", "frames",
+    "words", "count", "pdus", "lacpdus", "resets", "reset", "in", "out", "aggregated", "created", "jabbers",
+    "fragments", "deferred", "truncate", "times", "generated", "requests", "loss",
 }
 
 
 def kind_of(label: str) -> str:
     """'counter' for a label naming events, 'gauge' for a level (see the module docstring)."""
     words = set(re.findall(r"[a-z0-9]+", label.lower()))
-    if "no buffers" in label.lower() or (words & COUNTER_WORDS and not words & GAUGE_WORDS):
+    if words & LEVEL_WORDS:
+        return "gauge"
+    if "no buffers" in label.lower() or words & EVENT_WORDS:
         return "counter"
-    return "gauge"
+    return "counter" if words & COUNTER_WORDS and not words & GAUGE_WORDS else "gauge"
 
 
 def unit_of(label: str) -> str:
@@ -108,6 +114,9 @@ class BlockReader:
             return
         if next_line is not None and is_underline(next_line) and (":" not in stripped or stripped.endswith(":")):
             self._title(stripped)
+            backup = BACKUP_RE.match(stripped)
+            if backup:
+                self.add(i, "Backup adapter", None, backup[1], self.adapter)
             return
         for pattern, name in QUALIFIERS:
             m = pattern.match(stripped)

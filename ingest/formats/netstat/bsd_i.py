@@ -18,7 +18,7 @@ present) address. ``-`` means not applicable and produces no row. A row that doe
 is kept in ``raw.command_unparsed_lines``; the other rows load.
 
 Output: section ``link`` for the link-level row of an interface (entity = the interface name as
-printed, ``gif0*`` when down) and ``address`` for each address row (entity = ``<name> <network>
+printed, ``gif0*`` when down; ``utun8 <Link#88>`` when macOS prints one cut name on several link rows) and ``address`` for each address row (entity = ``<name> <network>
 <address>``). Counters: ``rx_packets`` (Ipkts), ``rx_errors`` (Ierrs), ``rx_drops`` (Idrop, Idrops),
 ``rx_bytes`` (Ibytes), ``tx_packets`` (Opkts), ``tx_errors`` (Oerrs), ``tx_bytes`` (Obytes),
 ``collisions`` (Coll, Colls), ``tx_drops`` (Drop, Odrops); gauge ``mtu``; text ``network`` and
@@ -54,7 +54,7 @@ NUMERIC = {
 class BsdNetstatI(CommandParser):
     format = "netstat.bsd_i"
     command = "netstat -i"
-    version = "2"
+    version = "3"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:
@@ -80,7 +80,20 @@ class BsdNetstatI(CommandParser):
                 cap.skip(i, f"expected {what}")
                 continue
             counters.extend(row)
-        return counters
+        return _tell_apart_repeated_links(counters)
+
+
+def _tell_apart_repeated_links(counters: list[Counter]) -> list[Counter]:
+    """macOS cuts interface names to five characters: utun80 ... utun89 all print as ``utun8``, each on
+    its own link row. Such rows get the link in their entity (``utun8 <Link#88>``), so that each keeps
+    its own counters and rates."""
+    rows_of: dict[str, set[int]] = {}
+    for c in counters:
+        if c.section == "link":
+            rows_of.setdefault(c.entity, set()).add(c.offset)
+    networks = {c.offset: c.text for c in counters if c.name == "network"}
+    return [c._replace(entity=f"{c.entity} {networks[c.offset]}") if c.section == "link" and len(rows_of[c.entity]) > 1
+            else c for c in counters]
 
 
 def _row(i: int, numeric: list[str], tokens: list[str]) -> list[Counter] | None:

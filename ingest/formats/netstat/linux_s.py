@@ -67,7 +67,9 @@ MIB_BY_TEXT: dict[str, dict[str, str]] = {
         "# forwarded": "ForwDatagrams",
         "# fragments created": "FragCreates",
         "# outgoing packets failed fragmentation": "FragFails",
+        "# fragments failed": "FragFails",  # older net-tools' wording of the same counter
         "# outgoing packets fragmented ok": "FragOKs",
+        "# fragments received ok": "FragOKs",  # older net-tools' wording (it counts fragmented datagrams)
         "# with invalid addresses": "InAddrErrors",
         "# incoming packets delivered": "InDelivers",
         "# incoming packets discarded": "InDiscards",
@@ -253,7 +255,7 @@ class CachedShape:
 class LinuxNetstatS(CommandParser):
     format = "netstat.linux_s"
     command = "netstat -s"
-    version = "2"
+    version = "3"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:

@@ -66,7 +66,7 @@ TCP_ALIASES = {
 class ZosNetstatStats(CommandParser):
     format = "zos_netstat.stats"
     command = "NETSTAT STATS"
-    version = "2"
+    version = "3"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:
@@ -95,7 +95,7 @@ class ZosNetstatStats(CommandParser):
                 cap.skip(i, "expected the 'NETSTAT CS VxRy ... <stack>' header and a '... Statistics' title "
                             "before counters")
                 continue
-            if text.split() == ["Received", "Sent"]:
+            if [w.lower() for w in text.split()] == ["received", "sent"]:
                 two_columns = True
                 continue
             protocol = _protocol(section)

@@ -123,30 +123,34 @@ class BlockReader:
             if m:
                 self.qualifier, self.path, self.list_of = name(m), [], None
                 return
-        if indent == 0:
-            self.qualifier = None  # a queue's or thread's lines are indented below it
         if self.list_of is not None and indent > self.list_of[0] and ":" not in stripped:
             self._continue_list(i, stripped)
             return
+        m = LINE_QUALIFIER_RE.match(stripped)
+        body = m[2] if m else stripped
+        heading = not any(ch.isdigit() for ch in body) or HEADING_NUMBER_RE.match(body)
+        if ":" not in body and not NUMERIC_ROW_RE.match(body) and not heading:
+            # a line of no known shape changes nothing: the lines around it keep their headings
+            self.cap.skip(i, "expected 'Label: value', a heading, a title above a row of dashes or a table row")
+            return
         self.list_of = None
+        if indent == 0:
+            self.qualifier = None  # a queue's or thread's lines are indented below it
         while self.path and self.path[-1][0] >= indent:
             self.path.pop()
         entity = self.adapter if self.qualifier is None else f"{self.adapter} {self.qualifier}"
-        m = LINE_QUALIFIER_RE.match(stripped)
         if m:
-            entity, stripped = f"{self.adapter} {m[1]}", m[2]
-        if ":" in stripped:
-            self._pairs(i, indent, stripped, entity)
-        elif stripped.split()[:2] == ["Buffer", "Type"]:
-            self.columns = stripped.split()[2:]
-        elif NUMERIC_ROW_RE.match(stripped):
-            self._numeric_row(i, stripped, entity)
-        elif not any(ch.isdigit() for ch in stripped) or HEADING_NUMBER_RE.match(stripped):
-            self.path.append((indent, stripped))  # a heading such as 'Receive Information'
+            entity = f"{self.adapter} {m[1]}"
+        if ":" in body:
+            self._pairs(i, indent, body, entity)
+        elif body.split()[:2] == ["Buffer", "Type"]:
+            self.columns = body.split()[2:]
+        elif NUMERIC_ROW_RE.match(body):
+            self._numeric_row(i, body, entity)
+        else:
+            self.path.append((indent, body))  # a heading such as 'Receive Information'
             if indent == 0:
                 self.columns = None
-        else:
-            self.cap.skip(i, "expected 'Label: value', a heading, a title above a row of dashes or a table row")
 
     def _title(self, title: str) -> None:
         self.path, self.qualifier, self.columns, self.list_of = [], None, None, None

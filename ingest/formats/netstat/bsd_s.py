@@ -87,16 +87,16 @@ class BsdNetstatS(CommandParser):
                 cap.skip(i, "counter line before the first protocol title (e.g. 'tcp:')")
                 continue
             depth = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
-            while parents and parents[-1][0] >= depth:
-                parents.pop()
             line = raw.strip()
             m = SUBTITLE_RE.match(line)
+            read = None if m else _line(line)
+            if m is None and read is None:  # not understood: the lines around it keep their parents
+                cap.skip(i, f"in {section}: expected '<number> <text>', '<text>: <number>' or a sub-title ending in ':'")
+                continue
+            while parents and parents[-1][0] >= depth:
+                parents.pop()
             if m:
                 parents.append((depth, m[1], snake(m[1])))
-                continue
-            read = _line(line)
-            if read is None:
-                cap.skip(i, f"in {section}: expected '<number> <text>', '<text>: <number>' or a sub-title ending in ':'")
                 continue
             value, text, extras = read
             prefix = [p for _, p, _ in parents]

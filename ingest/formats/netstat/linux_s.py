@@ -285,14 +285,15 @@ class LinuxNetstatS(CommandParser):
                 continue
             line = raw.strip()
             indent = len(raw) - len(raw.lstrip())
-            if subtitle is not None and indent <= subtitle_indent:
-                subtitle = None  # a histogram's lines are indented deeper than its title
-            counter = self._counter(i, section, subtitle, line)
+            # a histogram's lines are indented deeper than its title
+            within = subtitle if subtitle is not None and indent > subtitle_indent else None
+            counter = self._counter(i, section, within, line)
             if counter is not None:
                 counters.append(counter)
+                subtitle = within
             elif SUBTITLE_RE.match(line) and not any(ch.isdigit() for ch in line):
                 subtitle, subtitle_indent = SUBTITLE_RE.match(line)[1], indent
-            else:
+            else:  # a line not understood leaves the section and sub-title as they were
                 cap.skip(i, f"in section {section}: expected '<number> <text>', '<Name>: <number>' or a sub-title "
                             "ending in ':'")
                 tcp_unread |= section == "Tcp"

@@ -20,9 +20,10 @@ prompt), then its ``# captured:`` line, then the file name ``<host>__<command>__
 (e.g. ``web01__netstat-s__20260105T100000.txt``). A capture with neither is rejected with a message
 saying how to fix it; a file where no capture has a time and host is rejected as a whole.
 
-Output: three raw tables (docs/commands_raw_contract.md), plus the lines no parser could read, because in one long table every value row
+Output: three raw tables (docs/commands_raw_contract.md), because in one long table every value row
 would repeat its capture's host, command and time and its counter's section, label, name, unit and
-kind, and writing those columns was most of the cost of an ingest:
+kind, and writing those columns was most of the cost of an ingest; and a fourth for the lines no
+parser could read:
 
 * ``command_captures``: one row per loaded capture (record_ordinal, line_number, host, command,
   source_format, captured_at, utc_offset_s, counter_count);
@@ -39,8 +40,8 @@ it is one skipped record, kept verbatim (its batch says ``skipped``); a rejected
 and one ``raw.rejects`` row holding the whole capture text, at the line that made it unusable. The
 unit of rejection is the smallest wrong thing: a line the parser does not recognise never costs the
 capture (a tool's warning is not bad data, and a parser cannot tell a damaged line from one a new
-release added, so all such lines are kept and counted the same way); the file driver is
-``ingest.formats.command_parser``.
+release added, so all such lines are kept and counted the same way, as skipped records, which do not
+fail the run the way rejects do); the file driver is ``ingest.formats.command_parser``.
 
 Speed. The file is read in blocks cut where a ``# captured:`` line starts, never whole; numpy finds
 the lines of a block. A parser may read a collector log's repeated captures in bulk

@@ -26,9 +26,9 @@ heading part of the counter's label and name (``Actor State: LACP activity``,
 per queue. Numbers are gauges when the label names a level (current, maximum, average, lowest);
 otherwise cumulative counters when it names events that are never levels (dropped, errors, failures,
 overflows ...), or events (packets, bytes, interrupts, frames, PDUs ...) with no configuration word
-(size, speed, priority, allocated, buffers, limit ...); everything else numeric is a gauge; words, flags, hex values and numbers
-with a leading zero (``SEA Flags: 00000013``, ``0148``) are text. A line of none of these shapes is
-kept in ``raw.command_unparsed_lines``.
+(size, speed, priority, allocated, buffers, limit ...); everything else numeric is a gauge; words,
+flags, hex values and numbers with a leading zero (``SEA Flags: 00000013``, ``0148``) are text. A
+line of none of these shapes is kept in ``raw.command_unparsed_lines``.
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ present) address. ``-`` means not applicable and produces no row. A row that doe
 is kept in ``raw.command_unparsed_lines``; the other rows load.
 
 Output: section ``link`` for the link-level row of an interface (entity = the interface name as
-printed, ``gif0*`` when down; ``utun8 <Link#88>`` when macOS prints one cut name on several link rows) and ``address`` for each address row (entity = ``<name> <network>
-<address>``). Counters: ``rx_packets`` (Ipkts), ``rx_errors`` (Ierrs), ``rx_drops`` (Idrop, Idrops),
+printed, ``gif0*`` when down; ``utun8 <Link#88>`` when macOS prints one cut name on several link
+rows) and ``address`` for each address row (entity = ``<name> <network> <address>``). Counters: ``rx_packets`` (Ipkts), ``rx_errors`` (Ierrs), ``rx_drops`` (Idrop, Idrops),
 ``rx_bytes`` (Ibytes), ``tx_packets`` (Opkts), ``tx_errors`` (Oerrs), ``tx_bytes`` (Obytes),
 ``collisions`` (Coll, Colls), ``tx_drops`` (Drop, Odrops); gauge ``mtu``; text ``network`` and
 ``address``.
@@ -98,7 +98,8 @@ def _tell_apart_repeated_links(counters: list[Counter]) -> list[Counter]:
 
 def _row(i: int, numeric: list[str], tokens: list[str]) -> list[Counter] | None:
     head, tail = tokens[: -len(numeric)], tokens[-len(numeric):]
-    if len(head) not in (3, 4) or not all(t.isdigit() or t == "-" for t in tail) or not (head[1].isdigit() or head[1] == "-"):
+    numbers = [head[1], *tail] if len(head) > 1 else tail  # the MTU and the counts
+    if len(head) not in (3, 4) or not all(t.isdigit() or t == "-" for t in numbers):
         return None
     iface, mtu, network = head[:3]
     address = head[3] if len(head) == 4 else None

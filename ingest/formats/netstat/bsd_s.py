@@ -91,7 +91,8 @@ class BsdNetstatS(CommandParser):
             m = SUBTITLE_RE.match(line)
             read = None if m else _line(line)
             if m is None and read is None:  # not understood: the lines around it keep their parents
-                cap.skip(i, f"in {section}: expected '<number> <text>', '<text>: <number>' or a sub-title ending in ':'")
+                cap.skip(i, f"in {section}: expected '<number> <text>', '<text>: <number>' or a sub-title "
+                            "ending in ':'")
                 continue
             while parents and parents[-1][0] >= depth:
                 parents.pop()

@@ -61,7 +61,8 @@ class LinuxNetstatI(CommandParser):
                 continue
             row = self._row(i, header, line.split()) if header else None
             if row is None:
-                what = f"{len(header)} columns ({' '.join(header)})" if header else "the heading 'Iface MTU RX-OK ... Flg'"
+                what = (f"{len(header)} columns ({' '.join(header)})" if header
+                        else "the heading 'Iface MTU RX-OK ... Flg'")
                 cap.skip(i, f"expected {what} with whole numbers")
                 continue
             counters.extend(row)

@@ -20,21 +20,28 @@ prompt), then its ``# captured:`` line, then the file name ``<host>__<command>__
 (e.g. ``web01__netstat-s__20260105T100000.txt``). A capture with neither is rejected with a message
 saying how to fix it; a file where no capture has a time and host is rejected as a whole.
 
-Output: three raw tables (declared in ``command_tables``; docs/commands_raw_contract.md), because in one
-long table every value row would repeat its capture's host, command and time and its counter's section,
-label, name, unit and kind, and writing those columns was most of the cost of an ingest:
+Output: three raw tables (declared in ``command_tables``; docs/commands_raw_contract.md), because in one long table every value row
+would repeat its capture's host, command and time and its counter's section, label, name, unit and
+kind, and writing those columns was most of the cost of an ingest; and a fourth for the lines no
+parser could read:
 
 * ``command_captures``: one row per loaded capture (record_ordinal, line_number, host, command,
   source_format, captured_at, utc_offset_s, counter_count);
 * ``command_counter_labels``: one row per distinct counter of the file (label_id, section, entity,
   counter as printed, counter_name, unit, kind), written with the first capture that printed it;
 * ``command_values``: one row per printed value (record_ordinal, line_number, label_id, value,
-  text_value). ``int_counter__snapshot`` joins the three back into the long form.
+  text_value). ``int_counter__snapshot`` joins the three back into the long form;
+* ``command_unparsed_lines``: one row per line of a loaded capture that its parser could not read
+  (a tool's own warning, stray text, a value wrapped onto the next line), with the reason.
 
-Accounting. A record is a capture: a loaded capture is one record (its ``command_captures`` row; the
-batches of labels and values say ``records=0``), a rejected capture is one record and one
-``raw.rejects`` row holding the whole capture text, at the line that made it unreadable. A capture
-is loaded whole or rejected whole: a snapshot with some counters missing would make wrong rates.
+Accounting. A record is a capture or an unparsed line: a loaded capture is one record (its
+``command_captures`` row; the batches of labels and values say ``records=0``); each unparsed line of
+it is one skipped record, kept verbatim (its batch says ``skipped``); a rejected capture is one record
+and one ``raw.rejects`` row holding the whole capture text, at the line that made it unusable. The
+unit of rejection is the smallest wrong thing: a line the parser does not recognise never costs the
+capture (a tool's warning is not bad data, and a parser cannot tell a damaged line from one a new
+release added, so all such lines are kept and counted the same way, as skipped records, which do not
+fail the run the way rejects do); the file driver is ``ingest.formats.command_parser``.
 
 Speed. The file is read in blocks cut where a ``# captured:`` line starts, never whole; numpy finds
 the lines of a block. A parser may read a collector log's repeated captures in bulk
@@ -47,7 +54,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterator, NamedTuple, Sequence
@@ -56,8 +63,8 @@ import numpy as np
 import pyarrow as pa
 
 from ingest.formats import command_tables
-from ingest.formats.base import BATCH_ROWS, Batch, FormatError, ParseContext
-from ingest.formats.command_tables import LABEL_COLUMNS
+from ingest.formats.base import BATCH_ROWS, Batch
+from ingest.formats.command_tables import LABEL_COLUMNS, UNPARSED_LINES
 
 CAPTURES_TABLE, LABELS_TABLE, VALUES_TABLE = (t.name for t in (command_tables.CAPTURES, command_tables.LABELS,
                                                                  command_tables.VALUES))
@@ -129,6 +136,11 @@ class Capture:
     captured_at: dt.datetime | None = None
     utc_offset_s: int | None = None
     command: str | None = None  # set by a parser when the output tells the variant (netstat -ib)
+    unparsed: list[tuple[int, str]] = field(default_factory=list)  # (line offset, why it was not read)
+
+    def skip(self, offset: int, reason: str) -> None:
+        """Keep a line the parser cannot read (in ``raw.command_unparsed_lines``) and go on."""
+        self.unparsed.append((offset, reason))
 
     @cached_property
     def lines(self) -> list[str]:
@@ -169,9 +181,9 @@ class _Run(NamedTuple):
 
 
 class CounterSink:
-    """Accumulates the captures of one file and cuts them into Arrow batches of the three raw tables
-    (see the module docstring): a capture row per capture, a label row per counter the first time the
-    file prints it, a value row per printed value."""
+    """Accumulates the captures of one file and cuts them into Arrow batches of the raw tables (see
+    the module docstring): a capture row per capture, a label row per counter the first time the file
+    prints it, a value row per printed value, an unparsed-line row per line a parser could not read."""
 
     def __init__(self):
         self.label_ids: dict[tuple, int] = {}  # (section, entity, counter, name, unit, kind) -> id in the file
@@ -182,6 +194,7 @@ class CounterSink:
 
     def _reset(self) -> None:
         self.runs: list[_Run] = []
+        self.unparsed: list[tuple[int, int, str, str]] = []  # (record_ordinal, line_number, text, reason)
         self.rows = 0
 
     def layout(self, counters: Sequence[Counter]) -> Layout:
@@ -208,9 +221,10 @@ class CounterSink:
 
     def add(self, cap: Capture, command: str, source_format: str, layout: Layout,
             values: Sequence[float | None], texts: Sequence[str | None] | None = None) -> None:
-        """One capture's values (and text values, if any) in its layout's order."""
+        """One capture's values (and text values, if any) in its layout's order, and its unparsed lines."""
         self.runs.append(_Run(layout, (cap,), command, source_format, values, texts))
-        self.rows += layout.size
+        self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.lines[at], why) for at, why in cap.unparsed)
+        self.rows += layout.size + len(cap.unparsed)
 
     def add_group(self, caps: Sequence[Capture], command: str, source_format: str, layout: Layout,
                   values: np.ndarray) -> None:
@@ -222,10 +236,12 @@ class CounterSink:
         return self.rows >= BATCH_ROWS
 
     def flush(self) -> list[Batch]:
-        """The captures, counters first seen and values added since the last flush, as batches."""
+        """The captures, counters first seen, values and unparsed lines added since the last flush, as
+        batches."""
         if not self.runs:
             return []
-        runs, rows = self.runs, self.rows
+        runs, unparsed = self.runs, self.unparsed
+        rows = sum(len(run.values) for run in runs)
         self._reset()
         caps = [cap for run in runs for cap in run.captures]
         sizes = np.asarray([run.layout.size for run in runs for _ in run.captures], dtype=np.int64)
@@ -260,6 +276,10 @@ class CounterSink:
             batches.append(Batch(LABELS_TABLE, labels, records=0))
         batches.extend(Batch(VALUES_TABLE, values.slice(at, BATCH_ROWS), records=0)
                        for at in range(0, values.num_rows, BATCH_ROWS))
+        if unparsed:
+            batches.append(Batch(UNPARSED_LINES.name, pa.table(
+                [pa.array(column, field.type) for column, field in zip(zip(*unparsed), UNPARSED_LINES.schema)],
+                schema=UNPARSED_LINES.schema), skipped=True))
         return batches
 
     @staticmethod
@@ -383,196 +403,6 @@ def _last_header_start(buf: bytes) -> int:
     return 0
 
 
-class CommandParser:
-    """Base of every command-output parser: the file-level work; subclasses parse one capture.
-
-    Subclasses set ``format``, ``command`` (normalised command name), ``version``, ``priority`` and
-    implement ``matches(lines)`` (is this capture my command's output?) and ``parse_capture(cap)``
-    returning ``Counter`` tuples, raising ``CaptureError`` for an unreadable capture. A parser whose
-    command prints its own envelope also overrides ``split(cap)``.
-    """
-
-    format = "command.base"
-    command = ""
-    version = "2"
-    priority = 40
-    tables = command_tables.TABLES
-    sniff_lines = 40
-
-    # -- content recognition ---------------------------------------------------------------------
-
-    def matches(self, lines: list[str]) -> bool:
-        raise NotImplementedError
-
-    def sniff(self, head: bytes, name: str) -> bool:
-        text = head.decode("utf-8", "replace").replace("\r\n", "\n")
-        lines = [ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
-        return self.matches(lines[: self.sniff_lines])
-
-    # -- per capture ---------------------------------------------------------------------------------
-
-    def split(self, cap: Capture) -> list[Capture]:
-        """Captures within one segment; by default the segment is one capture."""
-        return [cap]
-
-    def parse_capture(self, cap: Capture) -> list[Counter]:
-        raise NotImplementedError
-
-    def shape_of(self, segment: Segment, sink: CounterSink):
-        """For a parser that can read a log's repeated captures in bulk: the known shape of this
-        segment's text (the same text as an earlier capture apart from its numbers), else None."""
-        return None
-
-    def load_group(self, block: bytes, group: list, sink: CounterSink) -> list:
-        """Load [(segment, capture, shape)...] of one block in bulk; returns the [(segment, capture)]
-        that must be read the ordinary way."""
-        raise NotImplementedError
-
-    def load_capture(self, cap: Capture, sink: CounterSink) -> None:
-        """Parse one capture into the sink."""
-        counters = self.parse_capture(cap)
-        if not counters:
-            raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
-        require_time_and_host(cap)
-        sink.add_counters(cap, cap.command or self.command, self.format, counters)
-
-    # -- per file ----------------------------------------------------------------------------------------
-
-    def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]:
-        run = _FileRun(self, path, ctx)
-        for block, segments in iter_blocks(path):
-            yield from run.block(block, segments)
-        if run.untimed and not run.timed:
-            raise FormatError(f"{run.untimed[0]}; no capture in the file has a time and host: {HOW_TO_FIX}", line=1)
-        yield from run.sink.flush()
-
-
-class _FileRun:
-    """The state of one file's parse: its sink, the next record ordinal, which captures had a time."""
-
-    def __init__(self, parser: CommandParser, path: Path, ctx: ParseContext):
-        self.parser = parser
-        self.ctx = ctx
-        self.name_host, self.name_time = file_name_info(path.name)
-        self.sink = CounterSink()
-        self.ordinal = 0
-        self.timed = 0
-        self.untimed: list[str] = []
-
-    def block(self, block: bytes, segments: list[Segment]) -> Iterator[Batch]:
-        group: list = []  # consecutive captures the parser reads in bulk
-        for seg in segments:
-            cap = Capture(self.ordinal, "", seg.first_line, seg.header_line, self.name_host, self.name_time)
-            if seg.header is not None:
-                try:
-                    _apply_header(cap, seg.header)
-                except CaptureError as e:
-                    yield from self._group(block, group)
-                    self.ctx.read()
-                    self.ctx.reject(f"{e}; {HOW_TO_FIX}", seg.header + "\n" + seg.text(), line=e.line,
-                                    record_ordinal=self.ordinal)
-                    self.ordinal += 1
-                    continue
-                if cap.captured_at is not None and cap.host is not None:
-                    shape = self.parser.shape_of(seg, self.sink)
-                    if shape is not None:
-                        group.append((seg, cap, shape))
-                        self.ordinal += 1
-                        continue
-            yield from self._group(block, group)
-            cap.text = seg.text()
-            yield from self._segment(cap, seg.header)
-        yield from self._group(block, group)
-
-    def _group(self, block: bytes, group: list) -> Iterator[Batch]:
-        if not group:
-            return
-        slow = self.parser.load_group(block, group, self.sink)
-        self.ctx.read(len(group) - len(slow))
-        self.timed += len(group) - len(slow)
-        for seg, cap in slow:
-            cap.text = seg.text()
-            self._load(self.parser, cap)
-        group.clear()
-        if self.sink.full():
-            yield from self.sink.flush()
-
-    def _segment(self, base: Capture, header: str | None) -> Iterator[Batch]:
-        parser = self.parser if header is None or self.parser.matches(_content_lines(base)) else _parser_for(base)
-        if parser is None:
-            self.ctx.read()
-            self.ctx.reject(
-                f"capture at line {base.header_line}: unknown command output: the text matches none of the "
-                f"command formats ({', '.join(p.format for p in command_parsers())})",
-                base.text, line=base.header_line, record_ordinal=self.ordinal,
-            )
-            self.ordinal += 1
-            return
-        for cap in parser.split(base):
-            cap.ordinal = self.ordinal
-            self.ordinal += 1
-            self._load(parser, cap)
-            if self.sink.full():
-                yield from self.sink.flush()
-
-    def _load(self, parser: CommandParser, cap: Capture) -> None:
-        self.ctx.read()
-        try:
-            parser.load_capture(cap, self.sink)
-            self.timed += 1
-        except CaptureError as e:
-            if isinstance(e, MissingTimeError):
-                self.untimed.append(str(e))
-            where = e.line if e.line is not None else cap.header_line
-            self.ctx.reject(
-                f"capture {cap.ordinal} (line {cap.header_line}): line {where}: {e}",
-                cap.text, line=where, record_ordinal=cap.ordinal,
-            )
-
-
-class MissingTimeError(CaptureError):
-    pass
-
-
-def require_time_and_host(cap: Capture) -> None:
-    missing = [what for what, v in (("capture time", cap.captured_at), ("host", cap.host)) if v is None]
-    if missing:
-        raise MissingTimeError(f"no {' and no '.join(missing)} for this capture: {HOW_TO_FIX}", cap.header_line)
-
-
-def _apply_header(cap: Capture, header: str) -> None:
-    m = HEADER_RE.match(header.strip())
-    if not m:
-        raise CaptureError(
-            f"unreadable capture header {header.strip()!r}: expected '# captured: <ISO time> host: <name>'",
-            cap.header_line,
-        )
-    try:
-        cap.captured_at, cap.utc_offset_s = parse_iso_time(m["ts"])
-    except ValueError:
-        raise CaptureError(f"capture header time {m['ts']!r} is not an ISO 8601 time", cap.header_line) from None
-    if m["host"]:
-        cap.host = m["host"]
-
-
-def _content_lines(cap: Capture) -> list[str]:
-    """The first non-blank, non-comment lines: enough to recognise the command (without splitting a long text)."""
-    head = cap.text[:2048].replace("\r", "").split("\n")
-    return [ln for ln in head if ln.strip() and not ln.lstrip().startswith("#")][: CommandParser.sniff_lines]
-
-
-def command_parsers() -> list[CommandParser]:
-    # imported here: the registry imports every parser module, and they import this one
-    from ingest.formats import registry
-
-    return [p for p in registry.all_parsers() if isinstance(p, CommandParser)]
-
-
-def _parser_for(cap: Capture) -> CommandParser | None:
-    lines = _content_lines(cap)
-    return next((p for p in command_parsers() if p.matches(lines)), None)
-
-
 PROMPT_RE = re.compile(r"^.{0,80}?[$#>%]\s*(?:netstat|onetstat|entstat|snaadmin)\b")
 
 
@@ -584,8 +414,10 @@ def is_noise(line: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def snake(label: str) -> str:
-    """'Packets Dropped' -> 'packets_dropped'; 'TCPDSACKOldSent' -> 'tcp_dsack_old_sent'; 'S/W' -> 'sw'."""
-    s = re.sub(r"^(TCP|IP|UDP|ICMP)(?=[A-Z])", r"\1_", label.replace("OKs", "Oks").replace("ACKs", "Acks").replace("IDs", "Ids"))
+    """'Packets Dropped' -> 'packets_dropped'; 'TCPDSACKOldSent' -> 'tcp_dsack_old_sent'; 'S/W' -> 'sw';
+    an acronym's plural stays one word ('Received LACPDUs' -> 'received_lacpdus', 'DelayedACKs' -> 'delayed_acks')."""
+    plurals = re.sub(r"([A-Z]{2,})s\b", lambda m: m[1].capitalize() + "s", label.replace("PCIe", "Pcie"))
+    s = re.sub(r"^(TCP|IP|UDP|ICMP)(?=[A-Z])", r"\1_", plurals)
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
     s = re.sub(r"([a-z\d])([A-Z])", r"\1_\2", s)
     s = s.replace("/", "").replace("+", "_").replace("%", "pct").replace("#", "count")

@@ -1,9 +1,10 @@
-"""The three raw tables every command-output parser writes (``capture.CounterSink`` fills them).
+"""The raw tables every command-output parser writes (``capture.CounterSink`` fills them).
 
 A capture once (``command_captures``), each counter once per file (``command_counter_labels``) and one
 narrow row per printed value (``command_values``): in one long table every value row would repeat its
 capture's host, command and time and its counter's labels, and writing those was most of the cost of an
-ingest. New counters, releases and commands need no new columns.
+ingest. New counters, releases and commands need no new columns. Lines a parser cannot read are kept in
+``command_unparsed_lines``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ CAPTURES = RawTable(
         Column("host", STR, "Host, system or node of the capture (see \"Capture time and host\")."),
         Column("command", STR, "Normalised command: `netstat -s`, `netstat -i`, `netstat -ib`, `netstat -m`, `netstat -v`, "
                                "`NETSTAT STATS`, `NETSTAT POOLSIZE`, `NETSTAT DEVLINKS`, `NETSTAT GATE`, `QUERY STATS`, "
-                               "`QUERY ISTATS`, `QUERY IPSTATS`, `D NET,BFRUSE`, `snaadmin query_buffer_availability`, "
+                               "`QUERY ISTATS`, `QUERY IPSTATS`, `SET RECORD`, `D NET,BFRUSE`, `snaadmin query_buffer_availability`, "
                                "`snaadmin query_kernel_memory_limit`."),
         Column("source_format", STR, "The parser (`netstat.linux_s` ...); captures of a mixed log name their own."),
         Column("captured_at", pa.timestamp("us"), "Capture time, local civil time of the measured system."),
@@ -80,6 +81,19 @@ VALUES = RawTable(
     ),
 )
 
-TABLES = (CAPTURES, LABELS, VALUES)
+UNPARSED_LINES = RawTable(
+    "command_unparsed_lines", COMMANDS,
+    "Lines of loaded captures that their parser could not read (a tool's own warning, stray text, a line a newer "
+    "release added), kept verbatim and counted as skipped records: the rest of the capture loads.",
+    (
+        Column("record_ordinal", I64, "The capture (raw.command_captures) the line belongs to."),
+        Column("line_number", I64, "File line (1-based)."),
+        Column("line_text", STR, "The line as printed."),
+        Column("reason", STR, "What the parser expected there."),
+    ),
+    natural_key=("source_file_id", "line_number"),
+)
+
+TABLES = (CAPTURES, LABELS, VALUES, UNPARSED_LINES)
 # a counter's identity: the label columns after the ids, in the order of CounterSink's label keys
 LABEL_COLUMNS = tuple(c for c in LABELS.column_names if c not in ("record_ordinal", "label_id"))

@@ -184,7 +184,8 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
         staged.remove()
         return _Failure(path, sha, size, parser, "failed", f"{type(e).__name__}: {e}")
     if result.rows_rejected:
-        result.status = "loaded_with_rejects"
+        # nothing of the file kept but its rejects: the file is rejected, not loaded with 0 records
+        result.status = "loaded_with_rejects" if result.records_loaded or result.rows_skipped else "rejected"
         result.messages = [describe_reject(path, r) for r in ctx.rejects]
     return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
 

@@ -19,9 +19,9 @@ JC_NAMES = {"mtu": "mtu", "network": "network", "address": "address", "ipkts": "
 @pytest.mark.parametrize("oracle", ["freebsd12/netstat-i", "freebsd12/netstat-ib", "osx-10.14.6/netstat-i"])
 def test_interface_table_matches_jc(tmp_path, oracle):
     source = JC_ORACLES / f"{oracle}.out"
-    f = tmp_path / f"{oracle.split('/')[0]}__netstat-i__20200101T000000.txt"
+    f = tmp_path / f"{oracle.split('/')[0]}__netstat-i__20200101T000000.out"
     shutil.copy(source, f)
-    _, ctx, rows = parse_file(f)
+    _, ctx, rows, _ = parse_file(f)
     assert not ctx.rejects and ctx.records_read == 1 and rows
     by_line = defaultdict(dict)
     for r in rows:
@@ -38,9 +38,9 @@ def test_interface_table_matches_jc(tmp_path, oracle):
 
 
 def test_link_and_address_rows_and_the_b_variant(tmp_path):
-    f = tmp_path / "freebsd12__netstat-ib__20200101T000000.txt"
+    f = tmp_path / "freebsd12__netstat-ib__20200101T000000.out"
     shutil.copy(JC_ORACLES / "freebsd12" / "netstat-ib.out", f)
-    _, _, rows = parse_file(f)
+    _, _, rows, _ = parse_file(f)
     assert {r["command"] for r in rows} == {"netstat -ib"}
     links = {r["entity"] for r in rows if r["section"] == "link"}
     addresses = {r["entity"] for r in rows if r["section"] == "address"}
@@ -51,12 +51,19 @@ def test_link_and_address_rows_and_the_b_variant(tmp_path):
     assert rx_bytes["em0"] == 372538087 and rx_bytes["em0 192.168.71.0/ 192.168.71.163"] == 68178099
 
 
-def test_a_row_with_a_word_for_a_count_is_rejected(tmp_path):
+def test_a_row_with_a_word_for_a_count_is_kept_and_the_other_rows_load(tmp_path):
     text = (JC_ORACLES / "freebsd12" / "netstat-i.out").read_text()
     f = tmp_path / "bsd.log"
     f.write_text("# captured: 2026-01-05T10:00:00 host: bsd1\n" + text.replace("189449", "lots")
                  + "# captured: 2026-01-05T10:05:00 host: bsd1\n" + text)
-    _, ctx, rows = parse_file(f)
-    (reject,) = ctx.rejects
-    assert reject.line == 3 and "Ipkts is 'lots', expected a whole number or '-'" in reject.reason
-    assert {r["record_ordinal"] for r in rows} == {1}
+    _, ctx, rows, unparsed = parse_file(f)
+    assert not ctx.rejects and ctx.records_read == 3
+    (kept,) = unparsed
+    assert (kept["record_ordinal"], kept["line_number"]) == (0, 3) and "lots" in kept["line_text"]
+    assert kept["reason"] == "expected name, MTU, network, [address] and 6 whole numbers or '-' (Ipkts Ierrs Idrop Opkts Oerrs Coll)"
+    shift = len(text.splitlines()) + 1  # the second capture's lines come after the first's and its header
+    damaged, intact = ({(r["line_number"] - k * shift, r["counter_name"]): r["value"] for r in rows
+                        if r["record_ordinal"] == k} for k in (0, 1))
+    # only the damaged row's counters are missing; every other row's are there with the same values
+    assert {key for key in intact if key[0] == 3} == intact.keys() - damaged.keys()
+    assert all(intact[key] == value for key, value in damaged.items())

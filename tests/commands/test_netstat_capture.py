@@ -7,22 +7,22 @@ import datetime as dt
 import duckdb
 import pytest
 
-from command_helpers import FIXTURES, parse_file
+from command_helpers import GOLDEN, parse_file
 from ingest import pipeline
 from ingest.formats import capture
 from ingest.formats.base import FormatError
 from ingest.generate.commands import netstat_s_log
 from ingest.home import Home
 
-LINUX = FIXTURES / "linux"
-REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.txt").read_text()
-REAL_I = (LINUX / "devbox__netstat-i__20261121T063246.txt").read_text()
+LINUX = GOLDEN / "linux"
+REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.out").read_text()
+REAL_I = (LINUX / "devbox__netstat-i__20261121T063246.out").read_text()
 
 
 def test_time_and_host_from_the_capture_header_with_its_utc_offset(tmp_path):
     f = tmp_path / "collector.log"
     f.write_text("# captured: 2026-01-05T10:00:00+01:00 host: web01\n" + REAL_S)
-    _, ctx, rows = parse_file(f)
+    _, ctx, rows, _ = parse_file(f)
     assert {(r["host"], r["captured_at"], r["utc_offset_s"]) for r in rows} == {
         ("web01", dt.datetime(2026, 1, 5, 10, 0), 3600)
     }
@@ -30,7 +30,7 @@ def test_time_and_host_from_the_capture_header_with_its_utc_offset(tmp_path):
 
 
 def test_time_and_host_from_the_file_name():
-    _, _, rows = parse_file(LINUX / "devbox__netstat-s__20261121T063246.txt")
+    _, _, rows, _ = parse_file(LINUX / "devbox__netstat-s__20261121T063246.out")
     assert {(r["host"], r["captured_at"], r["utc_offset_s"]) for r in rows} == {
         ("devbox", dt.datetime(2026, 11, 21, 6, 32, 46), None)
     }
@@ -47,7 +47,7 @@ def test_a_file_with_no_time_is_rejected_saying_how_to_fix_it(tmp_path):
 
 
 def test_a_log_of_many_captures_one_record_each(tmp_path):
-    _, ctx, rows = parse_file(LINUX / "netstat_s.log")
+    _, ctx, rows, _ = parse_file(LINUX / "devbox_netstat_s_log.out")
     stamps = sorted({(r["record_ordinal"], r["captured_at"]) for r in rows})
     assert stamps == [
         (0, dt.datetime(2026, 11, 21, 6, 31, 26)),
@@ -61,9 +61,9 @@ def test_a_log_of_many_captures_one_record_each(tmp_path):
 
 
 def test_reading_in_small_blocks_gives_the_same_rows(tmp_path, monkeypatch):
-    _, _, whole = parse_file(LINUX / "netstat_s.log")
+    _, _, whole, _ = parse_file(LINUX / "devbox_netstat_s_log.out")
     monkeypatch.setattr(capture, "READ_BLOCK", 97)  # blocks end inside lines and inside headers
-    _, _, pieces = parse_file(LINUX / "netstat_s.log")
+    _, _, pieces, _ = parse_file(LINUX / "devbox_netstat_s_log.out")
     assert pieces == whole
 
 
@@ -73,7 +73,7 @@ def test_captures_of_other_commands_in_one_log_go_to_their_parser(tmp_path):
         "# captured: 2026-01-05T10:00:00 host: web01\n" + REAL_S
         + "# captured: 2026-01-05T10:00:01 host: web01\n" + REAL_I
     )
-    _, ctx, rows = parse_file(f)
+    _, ctx, rows, _ = parse_file(f)
     by_capture = {(r["record_ordinal"], r["source_format"], r["command"]) for r in rows}
     assert by_capture == {(0, "netstat.linux_s", "netstat -s"), (1, "netstat.linux_i", "netstat -i")}
     assert ctx.records_read == 2 and len(rows) == 54 + 20
@@ -88,7 +88,7 @@ def test_unknown_output_and_a_bad_header_are_rejected_with_their_line_the_rest_l
         + "# captured: yesterday host: web01\n" + REAL_S                      # line 70
         + "# captured: 2026-01-05T10:15:00 host: web01\n" + REAL_S
     )
-    _, ctx, rows = parse_file(f)
+    _, ctx, rows, _ = parse_file(f)
     assert sorted({r["record_ordinal"] for r in rows}) == [0, 3]
     assert [(r.line, r.record_ordinal) for r in ctx.rejects] == [(67, 1), (70, 2)]
     assert "unknown command output" in ctx.rejects[0].reason
@@ -96,27 +96,46 @@ def test_unknown_output_and_a_bad_header_are_rejected_with_their_line_the_rest_l
     assert ctx.records_read == 4 and len(rows) == 54 + 54  # two loaded, two rejected
 
 
-def test_loader_accounting_rejects_and_idempotent_reingest(tmp_path):
+def test_loader_accounting_unparsed_lines_rejects_and_idempotent_reingest(tmp_path):
     home = Home(tmp_path / "home").create()
     f = home.landing / "web01.log"
     garbage = REAL_S.replace("Tcp:\n", "Tcp:\nsegments: lots\n", 1)
     f.write_text(
         "# captured: 2026-01-05T10:00:00 host: web01\n" + REAL_S
         + "# captured: 2026-01-05T10:05:00 host: web01\n" + garbage
+        + "# captured: yesterday host: web01\n" + REAL_S
     )
     (first,) = pipeline.ingest_paths(home, [f])
     (again,) = pipeline.ingest_paths(home, [f])
-    # records are captures: 2 read = 1 loaded + 1 rejected; rows are 1 capture + 54 labels + 54 values
-    assert (first.status, first.records_read, first.records_loaded, first.rows_loaded, first.rows_rejected) == (
-        "loaded_with_rejects", 2, 1, 1 + 54 + 54, 1)
+    # 4 records read = 2 captures loaded + 1 capture rejected + 1 line skipped (kept in command_unparsed_lines);
+    # rows are 2 captures + 54 labels + 2 x 54 values
+    assert (first.status, first.records_read, first.records_loaded, first.rows_loaded, first.rows_rejected,
+            first.rows_skipped) == ("loaded_with_rejects", 4, 2, 2 + 54 + 108, 1, 1)
     assert again.status == "duplicate"
     con = duckdb.connect(str(home.db_path), read_only=True)
-    assert con.execute("select count(*) from raw.command_values").fetchone()[0] == 54
-    assert con.execute("select records_read, records_loaded from raw.ingest_files").fetchall() == [(2, 1)]
+    assert con.execute("select count(*) from raw.command_values").fetchone()[0] == 108
+    assert con.execute("select records_read, records_loaded, rows_skipped from raw.ingest_files").fetchall() == [(4, 2, 1)]
+    lines = f.read_text().splitlines()
+    assert con.execute("select record_ordinal, line_number, line_text, reason from raw.command_unparsed_lines").fetchall() == [
+        (1, lines.index("segments: lots") + 1, "segments: lots",
+         "expected a section title such as 'Tcp:' at column 0")]
     line, reason, raw = con.execute("select line_number, reason, raw_bytes from raw.rejects").fetchone()
-    assert line == f.read_text().splitlines().index("segments: lots") + 1 == 87
-    assert "expected a section title such as 'Tcp:' at column 0, found 'segments: lots'" in reason
-    assert raw.decode().startswith("Ip:\n")  # the whole capture is kept for diagnosis
+    assert line == lines.index("# captured: yesterday host: web01") + 1 == 134
+    assert "capture header time 'yesterday' is not an ISO 8601 time" in reason
+    assert raw.decode().startswith("# captured: yesterday host: web01\nIp:\n")  # the whole capture, for diagnosis
+
+
+def test_a_file_whose_every_capture_was_rejected_is_rejected(tmp_path):
+    home = Home(tmp_path / "home").create()
+    f = home.landing / "web01.log"
+    f.write_text("# captured: yesterday host: web01\n" + REAL_S + "# captured: 2026-01-05T10:05:00 host: web01\n"
+                 + "Active Internet connections (w/o servers)\n")
+    (result,) = pipeline.ingest_paths(home, [f])
+    assert (result.status, result.ok, result.records_read, result.records_loaded, result.rows_rejected) == (
+        "rejected", False, 2, 0, 2)
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    assert con.execute("select status from raw.ingest_files").fetchall() == [("rejected",)]
+    assert con.execute("select count(*) from raw.rejects").fetchone() == (2,)
 
 
 def test_a_long_log_lands_as_captures_labels_and_values_that_join_back_to_the_text(tmp_path):
@@ -153,7 +172,7 @@ def test_a_long_log_lands_as_captures_labels_and_values_that_join_back_to_the_te
 
 def test_windows_line_ends_read_the_same(tmp_path):
     f = tmp_path / "netstat_s_crlf.log"
-    f.write_bytes((LINUX / "netstat_s.log").read_bytes().replace(b"\n", b"\r\n"))
-    _, ctx, rows = parse_file(f)
-    _, _, expected = parse_file(LINUX / "netstat_s.log")
+    f.write_bytes((LINUX / "devbox_netstat_s_log.out").read_bytes().replace(b"\n", b"\r\n"))
+    _, ctx, rows, _ = parse_file(f)
+    _, _, expected, _ = parse_file(LINUX / "devbox_netstat_s_log.out")
     assert not ctx.rejects and rows == expected

@@ -10,14 +10,17 @@ import shutil
 import duckdb
 import pytest
 
-from command_helpers import FIXTURES, parse_file
+from command_helpers import GOLDEN, parse_file
 from ingest import dbt_runner, pipeline
 from ingest.generate import commands
 from ingest.home import Home
 
-LINUX = FIXTURES / "linux"
-REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.txt").read_text()
-SNA_SEED = (FIXTURES / "sna" / "csaix1__snaadmin-query_buffer_availability__19980601T100000.txt").read_text()
+LINUX = GOLDEN / "linux"
+REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.out").read_text()
+SNA_SEED = (GOLDEN / "sna" / "csaix1__snaadmin-query_buffer_availability__19980601T100000.out").read_text()
+AIX_IN = (GOLDEN / "aix" / "snapper__netstat-in__20151225T000000.out").read_text()
+AIX_V = (GOLDEN / "aix" / "snapper_ent0_rxq__netstat-v__20151225T000000.out").read_text()
+AIX_S = (GOLDEN / "aix" / "gopsutil_aix73__netstat-s__20250101T000000.out").read_text()
 # the network subject, its threshold report and everything they are built from (staging, the thresholds seed)
 NETWORK_MODELS = ["+tag:network", "+rpt_network_threshold_violations"]
 TCP = {"tcp_in_segs": "segments_in_count", "tcp_out_segs": "segments_out_count",
@@ -35,8 +38,8 @@ def _renumber(text: str, f) -> str:
 def network_home(tmp_path_factory) -> Home:
     home = Home(tmp_path_factory.mktemp("network_home")).create()
     land = home.landing
-    for name in ("netstat_s.log", "netstat_i.log", "devbox__netstat-s__20261121T063246.txt",
-                 "devbox__netstat-i__20261121T063246.txt"):
+    for name in ("devbox_netstat_s_log.out", "devbox_netstat_i_log.out", "devbox__netstat-s__20261121T063246.out",
+                 "devbox__netstat-i__20261121T063246.out"):
         shutil.copy(LINUX / name, land / name)
     # the single capture again, inside another collector's log: must count once
     (land / "devbox_copy.log").write_text("# captured: 2026-11-21T06:32:46 host: devbox\n" + REAL_S)
@@ -53,8 +56,18 @@ def network_home(tmp_path_factory) -> Home:
         .replace("buf_total_count = 75", "buf_total_count = 12").replace("throttle_status = 30\n", "throttle_status = 75\n")
         .replace("buf_use_status = UNCONGESTED\nmax_buf_total_count", "buf_use_status = CONGESTED\nmax_buf_total_count")
     )
-    for name in ("vse/vse1_console.txt", "vtam/zos1_syslog_bfruse.txt", "zos/zos1_netstat_stats.txt"):
-        shutil.copy(FIXTURES / name, land / name.split("/")[1])
+    # AIX: the real netstat -in, -v and -s captures, and five minutes later the same with traffic added
+    (land / "aix22.log").write_text(
+        "# captured: 2026-02-02T10:00:00 host: aix22\n" + AIX_IN + "# captured: 2026-02-02T10:00:00 host: aix22\n" + AIX_V
+        + "# captured: 2026-02-02T10:00:00 host: aix22\n" + AIX_S
+        + "# captured: 2026-02-02T10:05:00 host: aix22\n" + AIX_IN.replace("190896", "191896").replace("210601", "211101")
+        + "# captured: 2026-02-02T10:05:00 host: aix22\n" + AIX_V.replace("463507064", "463517064")
+        .replace("Number of receive packets: 210174400", "Number of receive packets: 210184400")
+        + "# captured: 2026-02-02T10:05:00 host: aix22\n" + AIX_S.replace("13907119 packets received", "13937119 packets received")
+        .replace("8864927 packets sent", "8874927 packets sent").replace("26849 data packets", "26949 data packets")
+    )
+    for name in ("vse/vse1_console.out", "vtam/zos1_syslog_bfruse.out", "zos/zos1_netstat_stats.out"):
+        shutil.copy(GOLDEN / name, land / name.split("/")[1])
     first = pipeline.ingest_paths(home, [land])
     assert all(r.ok for r in first), [m for r in first for m in r.messages]
     again = pipeline.ingest_paths(home, [land])
@@ -72,8 +85,8 @@ def db(network_home):
 
 def _recorded_snapshots():
     """{captured_at: {counter_name: value}} straight from the recorded log and single capture."""
-    _, _, rows = parse_file(LINUX / "netstat_s.log")
-    _, _, single = parse_file(LINUX / "devbox__netstat-s__20261121T063246.txt")
+    _, _, rows, _ = parse_file(LINUX / "devbox_netstat_s_log.out")
+    _, _, single, _ = parse_file(LINUX / "devbox__netstat-s__20261121T063246.out")
     out: dict[dt.datetime, dict[str, float]] = {}
     for r in rows + single:
         out.setdefault(r["captured_at"], {})[r["counter_name"]] = r["value"]
@@ -119,6 +132,36 @@ def test_interface_rates(db):
         "where host = 'devbox' and interface_name = 'lo' and interval_start = '2026-11-21 06:31:37'"
     ).fetchone()
     assert row == (2879 - 1919, 2879 - 1919, pytest.approx(960 / 18), 0.0)
+
+
+def test_aix_interfaces_reach_the_interface_mart(db):
+    """AIX netstat -in prints its link rows as 'link#N': they are the interfaces (netstat -v: the adapters)."""
+    rows = db.execute(
+        "select interface_name, command, interval_s, rx_packets_count, tx_packets_count, rx_packets_per_s, error_pct "
+        "from marts.fct_interface_interval where host = 'aix22' order by command, interface_name"
+    ).fetchall()
+    assert rows == [
+        ("en22", "netstat -i", 300.0, 1000.0, 500.0, pytest.approx(1000 / 300), 0.0),
+        ("en9", "netstat -i", 300.0, 0.0, 0.0, 0.0, None),
+        ("lo0", "netstat -i", 300.0, 0.0, 0.0, 0.0, None),
+        ("ent0", "netstat -v", 300.0, 10000.0, 0.0, pytest.approx(10000 / 300), 0.0),
+    ]
+
+
+def test_aix_per_queue_counters_give_rates_per_queue(db):
+    rows = db.execute(
+        "select entity, delta_value, rate_per_s from intermediate.int_counter__rate "
+        "where host = 'aix22' and counter_name = 'number_of_receive_packets' order by entity"
+    ).fetchall()
+    assert rows == [("ent0 RXQ 0", 0.0, 0.0), ("ent0 RXQ 1", 10000.0, pytest.approx(10000 / 300)), ("ent0 RXQ 2", 0.0, 0.0)]
+
+
+def test_aix_netstat_s_reaches_the_tcp_mart(db):
+    row = db.execute(
+        "select interval_s, segments_in_count, segments_out_count, segments_retransmitted_count, retransmitted_pct "
+        "from marts.fct_tcpip_interval where host = 'aix22'"
+    ).fetchone()
+    assert row == (300.0, 30000.0, 10000.0, 100.0, pytest.approx(1.0))
 
 
 def test_a_restart_drops_the_interval_and_never_gives_a_negative_rate(db):
@@ -190,9 +233,9 @@ def test_generated_captures_load_without_rejects(tmp_path):
     files = commands.generate(tmp_path, dt.date(2026, 1, 5), 1, 240, seed=7)
     assert len(files) == 9
     for f in files:
-        _, ctx, rows = parse_file(f)
-        assert not ctx.rejects and rows, f
-    _, _, rows = parse_file(next(f for f in files if "netstat-s" in f.name))
+        _, ctx, rows, unparsed = parse_file(f)
+        assert not ctx.rejects and not unparsed and rows, f
+    _, _, rows, _ = parse_file(next(f for f in files if "netstat-s" in f.name))
     assert len({r["captured_at"] for r in rows}) == 6  # every four hours for a day
     again = commands.generate(tmp_path / "again", dt.date(2026, 1, 5), 1, 240, seed=7)
     assert [f.read_bytes() for f in again] == [f.read_bytes() for f in files]

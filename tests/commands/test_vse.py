@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from command_helpers import FIXTURES, parse_file, values
+from command_helpers import GOLDEN, parse_file, values
 
-CONSOLE = FIXTURES / "vse" / "vse1_console.txt"
+CONSOLE = GOLDEN / "vse" / "vse1_console.out"
 
 
 def test_query_stats_values_and_names():
-    _, ctx, rows = parse_file(CONSOLE)
+    _, ctx, rows, _ = parse_file(CONSOLE)
     assert not ctx.rejects and ctx.records_read == 4 and len(rows) == 69
     first = values(rows, 0)
     assert first == {
@@ -29,7 +29,7 @@ def test_query_stats_values_and_names():
 
 
 def test_query_istats_dispatch_counts_add_up():
-    _, _, rows = parse_file(CONSOLE)
+    _, _, rows, _ = parse_file(CONSOLE)
     istats = values(rows, 2)
     assert {r["command"] for r in rows if r["record_ordinal"] == 2} == {"QUERY ISTATS"}
     # Di = Ac + Fx + Qu + Pr + Co + Pa, the foil's SET RECORD=ON sample (seed 004 L3366)
@@ -40,7 +40,7 @@ def test_query_istats_dispatch_counts_add_up():
 
 
 def test_query_ipstats_per_foreign_address():
-    _, _, rows = parse_file(CONSOLE)
+    _, _, rows, _ = parse_file(CONSOLE)
     ip = values(rows, 3, entity="10.0.0.1")
     assert {r["command"] for r in rows if r["record_ordinal"] == 3} == {"QUERY IPSTATS"}
     assert ip["sws_mode_time"] == 16160538 and ip["sws_mode_count"] == 123
@@ -51,7 +51,7 @@ def test_query_ipstats_per_foreign_address():
 
 
 def test_unknown_labels_are_kept_and_bare_labels_without_prefix_are_read(tmp_path):
-    f = tmp_path / "VSE2__query-stats__20260105T100000.txt"
+    f = tmp_path / "VSE2__query-stats__20260105T100000.out"
     f.write_text(
         "QUERY STATS\n"
         "POP3 Daemons: 1\n"
@@ -62,7 +62,7 @@ def test_unknown_labels_are_kept_and_bare_labels_without_prefix_are_read(tmp_pat
         "   Non-IP: 2\n"
         "Discarded UDP: 9\n"
     )
-    _, ctx, rows = parse_file(f)
+    _, ctx, rows, _ = parse_file(f)
     assert not ctx.rejects
     assert values(rows) == {"pop3_daemons": 1, "ssl_handshakes": 5120, "current_active_widgets": 3,
                             "rx_blocks": 100, "rx_non_ip": 2, "udp_discarded": 9}
@@ -70,12 +70,14 @@ def test_unknown_labels_are_kept_and_bare_labels_without_prefix_are_read(tmp_pat
     assert kinds["ssl_handshakes"] == "counter" and kinds["current_active_widgets"] == "gauge"
 
 
-def test_a_non_numeric_counter_rejects_its_capture_only(tmp_path):
+def test_a_non_numeric_counter_is_kept_and_the_rest_of_its_display_loads(tmp_path):
     text = CONSOLE.read_text()
     f = tmp_path / "console.txt"
     f.write_text(text.replace("Non-IP: 0", "Non-IP: 1x3", 1))
-    _, ctx, rows = parse_file(f)
-    (reject,) = ctx.rejects
-    assert reject.line == 17 and reject.record_ordinal == 0
-    assert "expected '<label>: <number>' items, found 'Non-IP: 1x3'" in reject.reason
-    assert sorted({r["record_ordinal"] for r in rows}) == [1, 2, 3]
+    _, ctx, rows, unparsed = parse_file(f)
+    assert not ctx.rejects
+    (kept,) = unparsed
+    assert (kept["record_ordinal"], kept["line_number"]) == (0, 17) and kept["line_text"].endswith("Non-IP: 1x3")
+    assert kept["reason"] == "expected '<label>: <number>' items (a counter with a non-numeric value?)"
+    _, _, intact, _ = parse_file(CONSOLE)
+    assert {k: v for k, v in values(intact, 0).items() if k != "rx_non_ip"} == values(rows, 0)

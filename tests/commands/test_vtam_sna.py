@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from command_helpers import FIXTURES, parse_file, values
+from command_helpers import GOLDEN, parse_file, values
 
-SNA = FIXTURES / "sna"
-VTAM = FIXTURES / "vtam"
+SNA = GOLDEN / "sna"
+VTAM = GOLDEN / "vtam"
 
 SEED_002_BUFFERS = {
     "reset_max_values": "NO", "buf_avail": 25058340, "buf_total_count": 75, "buf_total_bytes": 34504,
@@ -20,7 +20,7 @@ SEED_002_BUFFERS = {
 
 
 def test_snaadmin_buffer_availability_of_seed_002_parses_to_its_exact_values():
-    _, ctx, rows = parse_file(SNA / "csaix1__snaadmin-query_buffer_availability__19980601T100000.txt")
+    _, ctx, rows, _ = parse_file(SNA / "csaix1__snaadmin-query_buffer_availability__19980601T100000.out")
     assert not ctx.rejects and ctx.records_read == 1 and len(rows) == 22
     assert values(rows) == SEED_002_BUFFERS
     assert {(r["host"], r["command"], r["section"]) for r in rows} == {
@@ -31,26 +31,26 @@ def test_snaadmin_buffer_availability_of_seed_002_parses_to_its_exact_values():
 
 
 def test_snaadmin_session_with_both_queries_split_at_the_prompt():
-    _, _, rows = parse_file(SNA / "csaix1_session.txt")
+    _, _, rows, _ = parse_file(SNA / "csaix1_session.out")
     assert values(rows, 0) == SEED_002_BUFFERS
     assert values(rows, 1) == {"limit": 0, "actual": 231596, "max_used": 231596, "reset_max_used": "NO"}
     assert {r["command"] for r in rows if r["record_ordinal"] == 1} == {"snaadmin query_kernel_memory_limit"}
 
 
 def test_snaadmin_as_scanned_lost_underscores_tabs_pre_tags_and_n0(tmp_path):
-    f = tmp_path / "csaix1__snaadmin__19980601T100000.txt"
+    f = tmp_path / "csaix1__snaadmin__19980601T100000.out"
     f.write_text("peak usage = 100\t\nthrottle status = 30\t\n<pre>buf_res_use_count = 0</pre>\t\n"
                  "buf use status = UNCONGESTED\t\nbuf_total_bytes = 34504\t\nreset_max_values = N0\t\n")
-    _, ctx, rows = parse_file(f)
+    _, ctx, rows, _ = parse_file(f)
     assert values(rows) == {"peak_usage": 100, "throttle_status": 30, "buf_res_use_count": 0,
                             "buf_use_status": "UNCONGESTED", "buf_total_bytes": 34504, "reset_max_values": "NO"}
     assert {r["counter"] for r in rows} >= {"peak usage", "throttle status"}
 
 
 def test_a_failed_snaadmin_command_is_rejected(tmp_path):
-    f = tmp_path / "csaix1__snaadmin__19980601T100000.txt"
+    f = tmp_path / "csaix1__snaadmin__19980601T100000.out"
     f.write_text("csaix1:/ > snaadmin query_buffer_availability\nprimary_rc = STATE_CHECK\nsecondary_rc = 3\n")
-    _, ctx, rows = parse_file(f)
+    _, ctx, rows, _ = parse_file(f)
     assert rows == []
     (reject,) = ctx.rejects
     assert reject.line == 1 and "printed none of buf_avail, buf_total_bytes" in reject.reason
@@ -58,7 +58,7 @@ def test_a_failed_snaadmin_command_is_rejected(tmp_path):
 
 
 def test_bfruse_real_pools():
-    _, ctx, rows = parse_file(VTAM / "zos1_bfruse_complete_pools.txt")
+    _, ctx, rows, _ = parse_file(VTAM / "zos1_bfruse_complete_pools.out")
     assert not ctx.rejects and ctx.records_read == 1 and len(rows) == 34
     assert values(rows, entity="IO00") == {
         "buff_size": 334, "exp_increment": 55, "times_exp": 0, "exp_threshold": 36, "curr_total": 110,
@@ -73,14 +73,14 @@ def test_bfruse_real_pools():
 
 
 def test_bfruse_real_capture_cut_short_is_rejected_at_the_incomplete_pool():
-    _, ctx, rows = parse_file(VTAM / "zos1__d-net-bfruse__20170301T120000.txt")
+    _, ctx, rows, _ = parse_file(VTAM / "zos1__d-net-bfruse__20170301T120000.out")
     assert rows == []
     (reject,) = ctx.rejects
     assert reject.line == 25 and "pool LF00 has no IST923I line (truncated capture)" in reject.reason
 
 
 def test_bfruse_in_the_hardcopy_log_time_system_tail_and_short_format():
-    _, ctx, rows = parse_file(VTAM / "zos1_syslog_bfruse.txt")
+    _, ctx, rows, _ = parse_file(VTAM / "zos1_syslog_bfruse.out")
     assert not ctx.rejects and ctx.records_read == 2 and len(rows) == 62
     stamps = sorted({(r["record_ordinal"], r["host"], r["captured_at"]) for r in rows})
     assert stamps == [(0, "SYSA", dt.datetime(2026, 1, 5, 10, 0, 0, 50000)),
@@ -97,22 +97,27 @@ def test_bfruse_in_the_hardcopy_log_time_system_tail_and_short_format():
 
 
 def test_bfruse_other_jobs_messages_between_the_display_lines_are_skipped(tmp_path):
-    lines = (VTAM / "zos1_syslog_bfruse.txt").read_text().splitlines(keepends=True)
+    lines = (VTAM / "zos1_syslog_bfruse.out").read_text().splitlines(keepends=True)
     other = "N 0000000 SYSA     26005 10:00:00.06 STC00057 00000090  IST663I INIT OTHER REQUEST FAILED, SENSE=08570002\n"
     f = tmp_path / "syslog.txt"
     f.write_text("".join(lines[:6] + [other] + lines[6:]))
-    _, ctx, rows = parse_file(f)
-    _, _, expected = parse_file(VTAM / "zos1_syslog_bfruse.txt")
+    _, ctx, rows, _ = parse_file(f)
+    _, _, expected, _ = parse_file(VTAM / "zos1_syslog_bfruse.out")
     assert not ctx.rejects
     assert [{**r, "line_number": None} for r in rows] == [{**r, "line_number": None} for r in expected]
 
 
-def test_bfruse_garbage_inside_a_display_is_rejected(tmp_path):
-    text = (VTAM / "zos1_bfruse_complete_pools.txt").read_text()
+def test_bfruse_a_line_out_of_layout_is_kept_and_the_display_loads(tmp_path):
+    text = (VTAM / "zos1_bfruse_complete_pools.out").read_text()
     f = tmp_path / "bfruse.log"
     f.write_text(text.replace("IST922I CURR TOTAL 34 CURR AVAILABLE 34", "IST922I CURR TOTAL 34 CURR AVAILABLE 3A", 1)
                  + text.replace("2017-03-01T12:00:00", "2017-03-01T12:15:00"))
-    _, ctx, rows = parse_file(f)
-    (reject,) = ctx.rejects
-    assert reject.line == 13 and "IST922I 'CURR TOTAL 34 CURR AVAILABLE 3A' does not have the documented layout" in reject.reason
-    assert {r["record_ordinal"] for r in rows} == {1}
+    _, ctx, rows, unparsed = parse_file(f)
+    assert not ctx.rejects
+    (kept,) = unparsed
+    assert (kept["record_ordinal"], kept["line_number"], kept["line_text"]) == (
+        0, 13, "IST922I CURR TOTAL 34 CURR AVAILABLE 3A")
+    assert kept["reason"] == "IST922I does not have the documented layout"
+    # BS00 lost its IST922I values only; the pool was not cut short, so nothing else is lost
+    first, second = values(rows, 0, entity="BS00"), values(rows, 1, entity="BS00")
+    assert {k: v for k, v in second.items() if k not in ("curr_total", "curr_available")} == first

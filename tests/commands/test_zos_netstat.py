@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from command_helpers import FIXTURES, parse_file, values
+from command_helpers import GOLDEN, parse_file, values
 
-ZOS = FIXTURES / "zos"
+ZOS = GOLDEN / "zos"
 
 POOLS = {  # object: (# alloc, # free, Lo-water, Permit size), as printed
     "ACB": (1000, 997, 993, 100), "CCB": (150, 129, 129, 10), "Dat buf": (160, 157, 157, 32),
@@ -22,40 +22,40 @@ def _pools(rows):
 
 
 def test_poolsize_collapsed_real_copy_and_relined_copy_agree():
-    _, ctx, collapsed = parse_file(ZOS / "mvs1__netstat-poolsize__19990224T100000.txt")
-    _, _, relined = parse_file(ZOS / "mvs1_poolsize_relined.txt")
+    _, ctx, collapsed, _ = parse_file(ZOS / "mvs1__netstat-poolsize__19990224T100000.out")
+    _, _, relined, _ = parse_file(ZOS / "mvs1_poolsize_relined.out")
     assert not ctx.rejects and len(collapsed) == 48
     assert _pools(collapsed) == _pools(relined) == POOLS
     assert {r["kind"] for r in collapsed} == {"gauge"}
 
 
 def test_devlinks_real_copy():
-    _, _, rows = parse_file(ZOS / "mvs1__netstat-devlinks__19990224T100000.txt")
+    _, _, rows, _ = parse_file(ZOS / "mvs1__netstat-devlinks__19990224T100000.out")
     assert values(rows, entity="CIP1") == {"type": "CLAW", "status": "Ready", "queue_size": 0, "address": "0580"}
     assert values(rows, entity="CIP1 CHIP1") == {"type": "IP", "net_number": 1}
 
 
 def test_devlinks_z_os_key_spellings(tmp_path):
-    f = tmp_path / "ZOS1__netstat-d__20260105T100000.txt"
+    f = tmp_path / "ZOS1__netstat-d__20260105T100000.out"
     f.write_text("MVS TCP/IP NETSTAT CS V2R1       TCPIP Name: TCPCS           10:00:00\n"
                  "DevName: OSAQDIO1          DevType: MPCIPA\n"
                  "  DevStatus: Not Active\n"
                  "  LnkName: OSAQDIOL1       LnkType: IPAQENET     LnkStatus: Ready\n")
-    _, ctx, rows = parse_file(f)
+    _, ctx, rows, _ = parse_file(f)
     assert not ctx.rejects
     assert values(rows, entity="OSAQDIO1") == {"type": "MPCIPA", "status": "Not Active"}
     assert values(rows, entity="OSAQDIO1 OSAQDIOL1") == {"type": "IPAQENET", "status": "Ready"}
 
 
 def test_gate_real_copy():
-    _, _, rows = parse_file(ZOS / "mvs1__netstat-gate__19990224T100000.txt")
+    _, _, rows, _ = parse_file(ZOS / "mvs1__netstat-gate__19990224T100000.out")
     assert values(rows, entity="Default") == {"packet_size": 1500, "first_hop": "128.207.161.1", "link": "CHIP1",
                                               "subnet_mask": "{none}"}
     assert values(rows, entity="128.207.0.0")["subnet_value"] == "0.0.161.0"
 
 
 def test_stats_sections_stack_and_conformed_tcp_names():
-    _, ctx, rows = parse_file(ZOS / "zos1_netstat_stats.txt")
+    _, ctx, rows, _ = parse_file(ZOS / "zos1_netstat_stats.out")
     assert not ctx.rejects and ctx.records_read == 2 and len(rows) == 2 * 33
     first = values(rows, 0, entity="TCPCS")
     assert (first["tcp_in_segs"], first["tcp_out_segs"], first["tcp_retrans_segs"]) == (1731120, 1502233, 1822)
@@ -68,11 +68,11 @@ def test_stats_sections_stack_and_conformed_tcp_names():
 
 
 def test_stats_truncated_report_is_rejected(tmp_path):
-    text = (ZOS / "zos1_netstat_stats.txt").read_text()
+    text = (ZOS / "zos1_netstat_stats.out").read_text()
     f = tmp_path / "stats.log"
     f.write_text(text.replace("  Output Requests                      = 1611002\n",
                               "REPORT TRUNCATED DUE TO GREATER THAN 65533 LINES OF OUTPUT\n", 1))
-    _, ctx, rows = parse_file(f)
+    _, ctx, rows, _ = parse_file(f)
     (reject,) = ctx.rejects
     assert reject.line == 11 and "truncated by NETSTAT" in reject.reason
     assert {r["record_ordinal"] for r in rows} == {1}

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest import warehouse
 from ingest.formats import registry
-from ingest.warehouse import Home
+from ingest.home import Home
+from ingest.warehouse.database import connect
+from ingest.warehouse.loading import ingest_file
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "docs" / "templates"
 
@@ -48,9 +49,9 @@ def test_the_template_parser_loads_its_sample_through_the_warehouse(tmp_path, re
     home = Home(tmp_path / "home").create()
     path = home.landing / "web01__vmstat.txt"
     path.write_bytes((TEMPLATES / "vmstat-t.out").read_bytes() + b" 5 0 0 1 2 3 4 garbled\n")
-    con = warehouse.connect(home)
+    con = connect(home)
     try:
-        result = warehouse.ingest_file(con, path)  # the format sniffed from the content, as `perfdb ingest` does
+        result = ingest_file(con, path)  # the format sniffed from the content, as `perfdb ingest` does
         rows = con.execute(
             "select record_ordinal, line_number, cast(sampled_at as varchar), time_zone, free_bytes, "
             "blocks_out_per_s, user_pct, system_pct, idle_pct from raw.linux_vmstat order by record_ordinal"

@@ -17,7 +17,9 @@ after the 256-byte row)::
 Grammar: ``******* CPU n *******`` opens a CPU block; a heading ``By size`` (or ``By type``) names the
 columns; each row is a key (bucket size or type) followed by one whole number per column. Older AIX
 levels print count-first lines such as ``0 requests for mbufs denied`` or ``12 mbufs in use:`` and
-a ``Streams mblk statistic failures:`` block of the same shape; they are read as ``<n> <label>``.
+a ``Streams mblk statistic failures:`` block of the same shape; they are read as ``<n> <label>``. A
+row that does not fit its heading (the documentation copy ends in the middle of one) and any other
+line are kept in ``raw.command_unparsed_lines``; the rest of the capture loads.
 
 Output: section ``CPU <n>`` (``summary`` for count-first lines), entity = the bucket size or type,
 counter = the column heading (or the label), counter_name = ``inuse``, ``calls``, ``failed``,
@@ -30,7 +32,8 @@ from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, is_noise, snake
+from ingest.formats.capture import Capture, Counter, is_noise, snake
+from ingest.formats.command_parser import CommandParser
 
 CPU_RE = re.compile(r"^\*+\s*CPU\s+(\d+)\s*\*+$")
 TABLE_RE = re.compile(r"^By\s+(size|type)\s+(.+)$")
@@ -67,7 +70,10 @@ class AixNetstatM(CommandParser):
                 columns = m[2].split()
                 continue
             if columns is not None and line[:1].isalnum() and not COUNT_FIRST_RE.match(line):
-                counters.extend(self._row(cap, i, section, columns, line))
+                row = self._row(i, section, columns, line)
+                if row is None:
+                    cap.skip(i, f"{section}: expected a key and {len(columns)} whole numbers ({' '.join(columns)})")
+                counters.extend(row or ())
                 continue
             m = COUNT_FIRST_RE.match(line)
             if m:
@@ -79,21 +85,15 @@ class AixNetstatM(CommandParser):
             if TITLE_RE.match(line):
                 columns = None  # a new block (e.g. 'Streams mblk statistic failures:') ends the table
                 continue
-            raise CaptureError(
-                f"expected a CPU banner, a 'By size' heading, a table row or '<count> <label>', found {line[:80]!r}",
-                cap.line_no(i),
-            )
+            cap.skip(i, "expected a CPU banner, a 'By size' heading, a table row or '<count> <label>'")
         return counters
 
-    def _row(self, cap: Capture, i: int, section: str, columns: list[str], line: str) -> list[Counter]:
+    @staticmethod
+    def _row(i: int, section: str, columns: list[str], line: str) -> list[Counter] | None:
         tokens = line.split()
         key, values = tokens[0], tokens[1:]
         if len(values) != len(columns) or not all(v.isdigit() for v in values):
-            raise CaptureError(
-                f"{section}, row {key}: expected {len(columns)} whole numbers ({' '.join(columns)}), "
-                f"found {' '.join(values)!r} (truncated capture?)",
-                cap.line_no(i),
-            )
+            return None
         return [
             Counter(i, section, key, col, snake(col), float(v), None,
                     "count", "gauge" if col in GAUGE_COLUMNS else "counter")

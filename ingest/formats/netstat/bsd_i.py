@@ -1,4 +1,4 @@
-"""BSD and macOS ``netstat -i`` and ``netstat -ib``: interface statistics per link and per address.
+"""BSD, macOS and AIX ``netstat -i`` / ``-in`` / ``-ib`` / ``-id``: interface statistics per link and address.
 
 Real sample (FreeBSD 12, ``netstat -ib``, from the jc project's test data)::
 
@@ -8,43 +8,53 @@ Real sample (FreeBSD 12, ``netstat -ib``, from the jc project's test data)::
     em0       - 192.168.71.0/ 192.168.71.163       97396     -     -   68178099   175413     -  193957797     -
     lo0   16384 <Link#2>      lo0                     98     0     0      21024       98     0      21024     0
 
-macOS prints no ``Idrop`` column and leaves ``Address`` blank for some link rows
-(``lo0   16384 <Link#1>          1580150     0  1580150     0     0``); ``-b`` adds ``Ibytes`` and
-``Obytes``; ``-d`` adds ``Drop``. The numeric columns are the ones after ``Address`` in the heading,
-so a row is read from the right: the last N tokens are the numbers, before them name, MTU, network
-and (when present) address. ``-`` means not applicable and produces no row.
+AIX prints the link row's network as ``link#N`` and no brackets (``en0 1500 link#2 4e.12.19.56.b5.14
+7167418 0 2902787 0 0``, from the pedz/Snapper and gopsutil test data); NetBSD prints ``<Link>``, names
+its columns ``Idrops``/``Colls``/``Odrops`` and with ``-b`` prints bytes only (``Name Mtu Network
+Address Ibytes Obytes``); macOS prints no ``Idrop`` column and leaves ``Address`` blank for some link
+rows; ``-d`` adds ``Drop``. The numeric columns are the ones after ``Address`` in the heading, so a row
+is read from the right: the last N tokens are the numbers, before them name, MTU, network and (when
+present) address. ``-`` means not applicable and produces no row. A row that does not fit the heading
+is kept in ``raw.command_unparsed_lines``; the other rows load.
 
 Output: section ``link`` for the link-level row of an interface (entity = the interface name as
-printed, ``gif0*`` when down) and ``address`` for each address row (entity = ``<name> <network>
-<address>``). Counters: ``rx_packets`` (Ipkts), ``rx_errors`` (Ierrs), ``rx_drops`` (Idrop),
+printed, ``gif0*`` when down; ``utun8 <Link#88>`` when macOS prints one cut name on several link
+rows) and ``address`` for each address row (entity = ``<name> <network> <address>``). Counters: ``rx_packets`` (Ipkts), ``rx_errors`` (Ierrs), ``rx_drops`` (Idrop, Idrops),
 ``rx_bytes`` (Ibytes), ``tx_packets`` (Opkts), ``tx_errors`` (Oerrs), ``tx_bytes`` (Obytes),
-``collisions`` (Coll), ``tx_drops`` (Drop); gauge ``mtu``; text ``network`` and ``address``.
+``collisions`` (Coll, Colls), ``tx_drops`` (Drop, Odrops); gauge ``mtu``; text ``network`` and
+``address``.
 """
 
 from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, is_noise
+from ingest.formats.capture import Capture, CaptureError, Counter, is_noise
+from ingest.formats.command_parser import CommandParser
 
-HEADER_RE = re.compile(r"^Name\s+Mtu\s+Network\s+Address\s+Ipkts\s+Ierrs\b")
+HEADER_RE = re.compile(r"^Name\s+Mtu\s+Network\s+Address\s+(?:Ipkts\s+Ierrs|Ibytes\s+Obytes)\b")
+# the link-level row: <Link#1> (FreeBSD, macOS), <Link> (NetBSD), link#2 (AIX)
+LINK_RE = re.compile(r"^(?:<Link(?:#\d+)?>|link#\d+)$", re.IGNORECASE)
 NUMERIC = {
     "Ipkts": ("rx_packets", "packets"),
     "Ierrs": ("rx_errors", "packets"),
     "Idrop": ("rx_drops", "packets"),
+    "Idrops": ("rx_drops", "packets"),
     "Ibytes": ("rx_bytes", "bytes"),
     "Opkts": ("tx_packets", "packets"),
     "Oerrs": ("tx_errors", "packets"),
     "Obytes": ("tx_bytes", "bytes"),
     "Coll": ("collisions", "count"),
+    "Colls": ("collisions", "count"),
     "Drop": ("tx_drops", "packets"),
+    "Odrops": ("tx_drops", "packets"),
 }
 
 
 class BsdNetstatI(CommandParser):
     format = "netstat.bsd_i"
     command = "netstat -i"
-    version = "2"
+    version = "3"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:
@@ -60,44 +70,53 @@ class BsdNetstatI(CommandParser):
                 numeric = line.split()[4:]
                 cap.command = "netstat -ib" if "Ibytes" in numeric else "netstat -i"
                 unknown = [h for h in numeric if h not in NUMERIC]
-                if unknown:
+                if unknown:  # without the meaning of every column no row can be read
                     raise CaptureError(f"unknown column(s) {' '.join(unknown)} in the heading", cap.line_no(i))
                 continue
-            if numeric is None:
-                raise CaptureError(
-                    f"expected the heading 'Name Mtu Network Address Ipkts Ierrs ...', found {line.strip()[:80]!r}",
-                    cap.line_no(i),
-                )
-            tokens = line.split()
-            head, tail = tokens[: -len(numeric)], tokens[-len(numeric):]
-            if len(head) not in (3, 4):
-                raise CaptureError(
-                    f"expected name, MTU, network, [address] and {len(numeric)} numbers "
-                    f"({' '.join(numeric)}), found {len(tokens)} fields: {line.strip()[:80]!r}",
-                    cap.line_no(i),
-                )
-            iface, mtu, network = head[:3]
-            address = head[3] if len(head) == 4 else None
-            link = network.startswith("<Link")
-            section = "link" if link else "address"
-            entity = iface if link else " ".join(x for x in (iface, network, address) if x)
-            if mtu != "-":
-                counters.append(Counter(i, section, entity, "Mtu", "mtu", _whole(mtu, "Mtu", cap, i), None, "bytes", "gauge"))
-            counters.append(Counter(i, section, entity, "Network", "network", None, network, None, "text"))
-            if address is not None:
-                counters.append(Counter(i, section, entity, "Address", "address", None, address, None, "text"))
-            for heading, text in zip(numeric, tail):
-                if text == "-":
-                    continue
-                name, unit = NUMERIC[heading]
-                counters.append(Counter(i, section, entity, heading, name, _whole(text, heading, cap, i), None, unit, "counter"))
-        return counters
+            row = _row(i, numeric, line.split()) if numeric else None
+            if row is None:
+                what = (f"name, MTU, network, [address] and {len(numeric)} whole numbers or '-' ({' '.join(numeric)})"
+                        if numeric else "the heading 'Name Mtu Network Address Ipkts Ierrs ...'")
+                cap.skip(i, f"expected {what}")
+                continue
+            counters.extend(row)
+        return _tell_apart_repeated_links(counters)
 
 
-def _whole(text: str, heading: str, cap: Capture, i: int) -> float:
-    if not text.isdigit():
-        raise CaptureError(f"{heading} is {text!r}, expected a whole number or '-'", cap.line_no(i))
-    return float(text)
+def _tell_apart_repeated_links(counters: list[Counter]) -> list[Counter]:
+    """macOS cuts interface names to five characters: utun80 ... utun89 all print as ``utun8``, each on
+    its own link row. Such rows get the link in their entity (``utun8 <Link#88>``), so that each keeps
+    its own counters and rates."""
+    rows_of: dict[str, set[int]] = {}
+    for c in counters:
+        if c.section == "link":
+            rows_of.setdefault(c.entity, set()).add(c.offset)
+    networks = {c.offset: c.text for c in counters if c.name == "network"}
+    return [c._replace(entity=f"{c.entity} {networks[c.offset]}") if c.section == "link" and len(rows_of[c.entity]) > 1
+            else c for c in counters]
+
+
+def _row(i: int, numeric: list[str], tokens: list[str]) -> list[Counter] | None:
+    head, tail = tokens[: -len(numeric)], tokens[-len(numeric):]
+    numbers = [head[1], *tail] if len(head) > 1 else tail  # the MTU and the counts
+    if len(head) not in (3, 4) or not all(t.isdigit() or t == "-" for t in numbers):
+        return None
+    iface, mtu, network = head[:3]
+    address = head[3] if len(head) == 4 else None
+    link = LINK_RE.match(network) is not None
+    section = "link" if link else "address"
+    entity = iface if link else " ".join(x for x in (iface, network, address) if x)
+    row = []
+    if mtu != "-":
+        row.append(Counter(i, section, entity, "Mtu", "mtu", float(mtu), None, "bytes", "gauge"))
+    row.append(Counter(i, section, entity, "Network", "network", None, network, None, "text"))
+    if address is not None:
+        row.append(Counter(i, section, entity, "Address", "address", None, address, None, "text"))
+    for heading, text in zip(numeric, tail):
+        if text != "-":
+            name, unit = NUMERIC[heading]
+            row.append(Counter(i, section, entity, heading, name, float(text), None, unit, "counter"))
+    return row
 
 
 PARSER = BsdNetstatI()

@@ -9,7 +9,8 @@ Real sample (CentOS 7.7, from the jc project's test data)::
     lo              65536        0      0      0 0             0      0      0      0 LRU
 
 Older net-tools print a ``Met`` (metric) column after ``MTU``; the header decides. Columns are
-whitespace-separated (``RX-OVR`` values are left-aligned, so positions are not reliable).
+whitespace-separated (``RX-OVR`` values are left-aligned, so positions are not reliable). A row that
+does not fit the heading is kept in ``raw.command_unparsed_lines``; the other interfaces load.
 
 Output: per interface (entity = the interface name, section ``link``) the cumulative packet counters
 ``rx_packets`` (RX-OK), ``rx_errors``, ``rx_drops``, ``rx_overruns``, ``tx_packets`` (TX-OK),
@@ -22,7 +23,8 @@ from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, is_noise
+from ingest.formats.capture import Capture, Counter, is_noise
+from ingest.formats.command_parser import CommandParser
 
 HEADER_RE = re.compile(r"^Iface\s+MTU\s+(Met\s+)?RX-OK\s+RX-ERR\s+RX-DRP\s+RX-OVR\s+TX-OK\s+TX-ERR\s+TX-DRP\s+TX-OVR\s+Flg\s*$")
 COLUMNS = {
@@ -57,28 +59,28 @@ class LinuxNetstatI(CommandParser):
             if HEADER_RE.match(line.strip()):
                 header = line.split()
                 continue
-            if header is None:
-                raise CaptureError(
-                    f"expected the heading 'Iface MTU RX-OK RX-ERR ... Flg', found {line.strip()[:80]!r}",
-                    cap.line_no(i),
-                )
-            tokens = line.split()
-            # Flg is empty for an interface with no flags set
-            if len(tokens) not in (len(header), len(header) - 1):
-                raise CaptureError(
-                    f"expected {len(header)} columns ({' '.join(header)}), found {len(tokens)}: {line.strip()[:80]!r}",
-                    cap.line_no(i),
-                )
-            iface = tokens[0]
-            for heading, text in zip(header[1:-1], tokens[1:]):
-                name, unit, kind = COLUMNS[heading]
-                if not text.isdigit():
-                    raise CaptureError(f"interface {iface}: {heading} is {text!r}, expected a whole number",
-                                       cap.line_no(i))
-                counters.append(Counter(i, "link", iface, heading, name, float(text), None, unit, kind))
-            if len(tokens) == len(header):
-                counters.append(Counter(i, "link", iface, "Flg", "flags", None, tokens[-1], None, "text"))
+            row = self._row(i, header, line.split()) if header else None
+            if row is None:
+                what = (f"{len(header)} columns ({' '.join(header)})" if header
+                        else "the heading 'Iface MTU RX-OK ... Flg'")
+                cap.skip(i, f"expected {what} with whole numbers")
+                continue
+            counters.extend(row)
         return counters
+
+    @staticmethod
+    def _row(i: int, header: list[str], tokens: list[str]) -> list[Counter] | None:
+        # Flg is empty for an interface with no flags set
+        if len(tokens) not in (len(header), len(header) - 1) or not all(t.isdigit() for t in tokens[1:len(header) - 1]):
+            return None
+        iface = tokens[0]
+        row = []
+        for heading, text in zip(header[1:-1], tokens[1:]):
+            name, unit, kind = COLUMNS[heading]
+            row.append(Counter(i, "link", iface, heading, name, float(text), None, unit, kind))
+        if len(tokens) == len(header):
+            row.append(Counter(i, "link", iface, "Flg", "flags", None, tokens[-1], None, "text"))
+        return row
 
 
 PARSER = LinuxNetstatI()

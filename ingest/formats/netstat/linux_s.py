@@ -32,8 +32,10 @@ Grammar: a section title at column 0 (``Tcp:``); indented counter lines in three
 ``<n> <text>``, ``<Name>: <n>`` and ``<text> <n> <text>``; indented sub-titles
 (``ICMP input histogram:``) qualify the lines below them. net-tools prints a counter it has no text
 for as ``Name: value`` (only when non-zero), and skips many zero counters, so the set of lines
-changes as counters become non-zero; the ten Tcp lines are always printed, so a capture without all of
-them is truncated and rejected. Every line's text is mapped back to the kernel MIB name
+changes as counters become non-zero; the ten Tcp lines are always printed, so a Tcp section without all
+of them is truncated and rejected (``netstat -su`` and ``-st`` print some sections only, which is fine).
+Any other line (net-tools' own ``error parsing /proc/net/snmp: Success``, stray text) is kept in
+``raw.command_unparsed_lines`` and the rest of the capture loads. Every line's text is mapped back to the kernel MIB name
 (``segments retransmitted`` -> ``Tcp RetransSegs``), so old and new net-tools spellings of the same
 counter get the same normalised name.
 
@@ -56,18 +58,8 @@ import re
 
 import numpy as np
 
-from ingest.formats.capture import (
-    Capture,
-    CaptureError,
-    CommandParser,
-    Counter,
-    CounterSink,
-    Layout,
-    Segment,
-    is_noise,
-    require_time_and_host,
-    snake,
-)
+from ingest.formats.capture import Capture, CaptureError, Counter, CounterSink, Layout, Segment, is_noise, snake
+from ingest.formats.command_parser import CommandParser, require_time_and_host
 
 # printed text (number as '#') -> kernel MIB name, per section; old and new net-tools spellings
 MIB_BY_TEXT: dict[str, dict[str, str]] = {
@@ -75,7 +67,9 @@ MIB_BY_TEXT: dict[str, dict[str, str]] = {
         "# forwarded": "ForwDatagrams",
         "# fragments created": "FragCreates",
         "# outgoing packets failed fragmentation": "FragFails",
+        "# fragments failed": "FragFails",  # older net-tools' wording of the same counter
         "# outgoing packets fragmented ok": "FragOKs",
+        "# fragments received ok": "FragOKs",  # older net-tools' wording (it counts fragmented datagrams)
         "# with invalid addresses": "InAddrErrors",
         "# incoming packets delivered": "InDelivers",
         "# incoming packets discarded": "InDiscards",
@@ -261,7 +255,7 @@ class CachedShape:
 class LinuxNetstatS(CommandParser):
     format = "netstat.linux_s"
     command = "netstat -s"
-    version = "2"
+    version = "3"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:
@@ -275,37 +269,36 @@ class LinuxNetstatS(CommandParser):
         section: str | None = None
         subtitle: str | None = None
         subtitle_indent = 0
+        tcp_unread = False  # a Tcp line that could not be read explains a missing Tcp counter
         for i, raw in enumerate(cap.lines):
             if is_noise(raw):
                 continue
             if raw[0] not in " \t":
                 m = SECTION_RE.match(raw)
-                if not m:
-                    raise CaptureError(
-                        f"expected a section title such as 'Tcp:' at column 0, found {raw.strip()[:80]!r}",
-                        cap.line_no(i),
-                    )
-                section, subtitle = m[1], None
+                if m:
+                    section, subtitle = m[1], None
+                else:  # e.g. net-tools' own 'error parsing /proc/net/snmp: Success'
+                    cap.skip(i, "expected a section title such as 'Tcp:' at column 0")
                 continue
             if section is None:
-                raise CaptureError("counter line before the first section title (e.g. 'Ip:')", cap.line_no(i))
+                cap.skip(i, "counter line before the first section title (e.g. 'Ip:')")
+                continue
             line = raw.strip()
             indent = len(raw) - len(raw.lstrip())
-            if subtitle is not None and indent <= subtitle_indent:
-                subtitle = None  # a histogram's lines are indented deeper than its title
-            counter = self._counter(i, section, subtitle, line)
-            if counter is None:
-                m = SUBTITLE_RE.match(line)
-                if m and not any(ch.isdigit() for ch in line):
-                    subtitle, subtitle_indent = m[1], indent
-                    continue
-                raise CaptureError(
-                    f"in section {section}: expected '<number> <text>', '<Name>: <number>' or a sub-title "
-                    f"ending in ':', found {line[:80]!r}",
-                    cap.line_no(i),
-                )
-            counters.append(counter)
-        _require_tcp(cap, counters)
+            # a histogram's lines are indented deeper than its title
+            within = subtitle if subtitle is not None and indent > subtitle_indent else None
+            counter = self._counter(i, section, within, line)
+            if counter is not None:
+                counters.append(counter)
+                subtitle = within
+            elif SUBTITLE_RE.match(line) and not any(ch.isdigit() for ch in line):
+                subtitle, subtitle_indent = SUBTITLE_RE.match(line)[1], indent
+            else:  # a line not understood leaves the section and sub-title as they were
+                cap.skip(i, f"in section {section}: expected '<number> <text>', '<Name>: <number>' or a sub-title "
+                            "ending in ':'")
+                tcp_unread |= section == "Tcp"
+        if not tcp_unread:
+            _require_tcp(cap, counters)
         return counters
 
     def _counter(self, i: int, section: str, subtitle: str | None, line: str) -> Counter | None:
@@ -362,22 +355,23 @@ class LinuxNetstatS(CommandParser):
         require_time_and_host(cap)
         layout = sink.layout(counters)
         body = cap.text.encode()
-        shape = _shape(cap, counters, layout, body)
+        # a capture with unread lines is not a template: the bulk path would not keep its lines
+        shape = None if cap.unparsed else _shape(cap, counters, layout, body)
         if shape is not None:
             sink.cache.setdefault(self.format, {})[body.translate(None, DIGITS_BYTES)] = shape
         sink.add(cap, self.command, self.format, layout, [c.value for c in counters])
 
 
 def _require_tcp(cap: Capture, counters: list[Counter]) -> None:
-    """A capture without its Tcp section, or with one cut short, would make wrong TCP rates."""
-    if not counters:
-        return
+    """A Tcp section cut short: net-tools prints all of ALWAYS_PRINTED_TCP, so a Tcp section without
+    one of them (and no unreadable line in its place) ends a truncated capture. A capture without a
+    Tcp section is not truncated for that: ``netstat -su`` prints none."""
     tcp = {c.name for c in counters if c.section == "Tcp"}
     missing = [m for m in ALWAYS_PRINTED_TCP if f"tcp_{snake(m)}" not in tcp]
-    if missing:
+    if tcp and missing:
         last = max(c.offset for c in counters)
-        what = "no 'Tcp:' section" if not tcp else f"the Tcp section lacks {', '.join(missing)}"
-        raise CaptureError(f"{what}: truncated capture (netstat -s prints all of them)", cap.line_no(last))
+        raise CaptureError(f"the Tcp section lacks {', '.join(missing)}: truncated capture (netstat -s prints "
+                           "all of them)", cap.line_no(last))
 
 
 def _value_match(line: str) -> tuple[str, str, int] | None:

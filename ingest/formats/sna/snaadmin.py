@@ -23,7 +23,8 @@ Real sample (IBM Redbook SG24-2136, CS/AIX V5, as printed in the project's seed 
 Grammar: an optional prompt ``<host>:<cwd> > snaadmin <verb>`` (it names the host and the verb and
 starts a new capture), then ``key = value`` lines. Scanned or re-typed copies are accepted as the seed
 shows them: keys with spaces for underscores (``peak usage``), trailing TABs, ``<pre>`` tags, the OCR
-``N0`` for ``NO``. Without a prompt the verb follows from the keys. A failing command prints return
+``N0`` for ``NO``. Without a prompt the verb follows from the keys; a line that is not ``key = value``
+is kept in ``raw.command_unparsed_lines``. A failing command prints return
 codes instead of the keys: such a capture is rejected, naming what it printed.
 
 Output: section = the verb, counter = the key as printed, counter_name = the key in snake case
@@ -36,7 +37,8 @@ from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, split_captures_at
+from ingest.formats.capture import Capture, CaptureError, Counter, split_captures_at
+from ingest.formats.command_parser import CommandParser
 
 PROMPT_RE = re.compile(r"^(?:(?P<host>[\w.\-]+):\S*\s*)?[>$#%]\s*snaadmin\s+(?P<verb>\w+)")
 KEY_VALUE_RE = re.compile(r"^(?P<key>[A-Za-z][A-Za-z_ ]*?)\s*=\s*(?P<value>.*?)\s*$")
@@ -79,7 +81,8 @@ class Snaadmin(CommandParser):
                 continue
             m = KEY_VALUE_RE.match(line)
             if not m:
-                raise CaptureError(f"expected 'key = value', found {line[:80]!r}", cap.line_no(i))
+                cap.skip(i, "expected 'key = value'")
+                continue
             key, value = _key(m["key"]), m["value"]
             counters.append(_counter(i, m["key"], key, value))
         keys = {c.name for c in counters}

@@ -21,14 +21,16 @@ Output: entity = the foreign IP address; section = ``<group> / <sub-group>``
 (``PERFORMANCE INFORMATION / SWS MODE``); counter = the label as printed; counter_name =
 ``<sub-group>_<label>`` in snake case (``sws_mode_time``, ``tcp_outbound_bytes``,
 ``overall_max_window``). The counters are cumulative since TCP/IP started (``counter``), except the
-``Max ...`` values, which are high-water marks (``gauge``).
+``Max ...`` values, which are high-water marks (``gauge``). A line of another shape is kept in
+``raw.command_unparsed_lines``.
 """
 
 from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, snake
+from ingest.formats.capture import Capture, Counter, snake
+from ingest.formats.command_parser import CommandParser
 from ingest.formats.vse.console import is_title, query_command, split_items, strip_prefix
 
 ADDRESS_RE = re.compile(r"^IP\s+ADDRESS:?\s+(\d{1,3}(?:\.\d{1,3}){3})\s*$", re.IGNORECASE)
@@ -61,7 +63,8 @@ class VseIpStats(CommandParser):
                 address, group, sub = m[1], None, None
                 continue
             if address is None:
-                raise CaptureError(f"expected 'IP ADDRESS a.b.c.d' to open a block, found {text[:80]!r}", cap.line_no(i))
+                cap.skip(i, "expected 'IP ADDRESS a.b.c.d' to open a block")
+                continue
             if is_title(text):
                 if text.upper() in GROUPS:
                     group, sub = text.upper(), None
@@ -70,8 +73,8 @@ class VseIpStats(CommandParser):
                 continue
             parsed = split_items(text)
             if parsed is None:
-                raise CaptureError(f"IP {address}: expected '<label>: <number>' items, found {text[:80]!r}",
-                                   cap.line_no(i))
+                cap.skip(i, f"IP {address}: expected '<label>: <number>' items")
+                continue
             title, items = parsed
             if title:
                 sub = title.upper()

@@ -21,7 +21,8 @@ spaces), behind an optional console prefix, grouped under titles. Expected form:
 and for ISTATS a ``Number of Dispatches`` group with ``Total``, ``Active``, ``Fixed``, ``Quick``,
 ``Persistent``, ``Passed``, ``Complete``. The message number and label spellings are assumptions
 until a real capture exists: labels are matched after lower-casing and removing punctuation, and a
-label not in the table is kept under a name made from it (never dropped).
+label not in the table is kept under a name made from it (never dropped), and a line that is not
+``label: number`` items or a title is kept in ``raw.command_unparsed_lines``.
 
 Output: section = the group title (``Received Blocks``) or ``stats``/``dispatches``; counter = the
 label as printed; counter_name from the table below (``rx_non_ip``, ``rx_misrouted``,
@@ -34,7 +35,8 @@ from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, snake, split_captures_at
+from ingest.formats.capture import Capture, Counter, snake, split_captures_at
+from ingest.formats.command_parser import CommandParser
 from ingest.formats.vse.console import is_title, query_command, split_items, strip_prefix
 
 # normalised label -> (canonical name, kind); daemons and current/maximum values are gauges
@@ -185,10 +187,8 @@ class VseQueryStats(CommandParser):
                 continue
             parsed = split_items(line.text)
             if parsed is None:
-                raise CaptureError(
-                    f"expected '<label>: <number>' items, found {line.text[:80]!r} (a counter with a non-numeric value?)",
-                    cap.line_no(i),
-                )
+                cap.skip(i, "expected '<label>: <number>' items (a counter with a non-numeric value?)")
+                continue
             title, items = parsed
             if title is not None:
                 group = (title, line.indent)

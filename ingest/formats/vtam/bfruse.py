@@ -20,7 +20,8 @@ The tail and the BUFFER=SHORT rows follow IBM's message templates (IST449I, IST7
 IST981I, IST1565I, IST1667I, IST1831I, IST2404I; IST632I/IST633I headings and IST356I rows
 ``bpid[Q][F] bufsize curtot curavail maxtot maxused times exp/cont incr``); ``IST314I END`` closes
 the display. A capture without ``IST314I`` or with a pool missing its IST921I-IST923I lines is
-truncated and rejected.
+truncated and rejected; a line that is there but not in its documented layout (or another job's
+message without a hardcopy prefix) is kept in ``raw.command_unparsed_lines`` and the rest loads.
 
 Console prefixes are stripped: every line is read from its ``ISTnnnI`` message ID. A z/OS hardcopy
 log prefix (``NR0000000 SYSA     26005 10:00:00.12 STC00031 00000290  IST350I ...``, documented
@@ -43,7 +44,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, split_captures_at
+from ingest.formats.capture import Capture, CaptureError, Counter, split_captures_at
+from ingest.formats.command_parser import CommandParser
 
 MSG_RE = re.compile(r"\b(IST\d{3,4}[IEAW])\s+(.*?)\s*$")
 HARDCOPY_RE = re.compile(
@@ -105,7 +107,7 @@ class VtamBfruse(CommandParser):
             m = MSG_RE.search(raw)
             if m is None:
                 if raw.strip() and not ended and out:
-                    raise CaptureError(f"expected an ISTnnnI message line, found {raw.strip()[:80]!r}", cap.line_no(i))
+                    cap.skip(i, "expected an ISTnnnI message line inside the display")
                 continue  # the command echo and console traffic around the display
             msg, text = m[1], m[2]
             if ended or msg in IGNORED:
@@ -113,22 +115,28 @@ class VtamBfruse(CommandParser):
             if msg == "IST314I":
                 ended = True
                 continue
-            if msg == "IST920I":
-                _check_pool(cap, pool, pool_lines, pool_at)
-                fields = _match(cap, i, msg, text)
-                pool, pool_lines, pool_at = fields[0], set(), i
-                out.extend(_values(i, "pool", pool, POOL_FIELDS[msg], fields[1:]))
-            elif msg in POOL_RES:
-                if pool is None:
-                    raise CaptureError(f"{msg} before any IST920I pool line", cap.line_no(i))
-                pool_lines.add(msg)
-                out.extend(_values(i, "pool", pool, POOL_FIELDS[msg], _match(cap, i, msg, text)))
-            elif msg == "IST356I":
-                out.extend(_short_row(cap, i, text))
-            else:
+            if msg in POOL_RES:
+                if msg == "IST920I":
+                    _check_pool(cap, pool, pool_lines, pool_at)
+                    pool, pool_lines, pool_at = None, set(), i
+                pool_lines.add(msg)  # present, even if unreadable: the display was not cut there
+                fields = _match(msg, text)
+                if msg == "IST920I" and fields is not None:
+                    pool, fields = fields[0], fields[1:]
+                if fields is None or pool is None:
+                    cap.skip(i, f"{msg} does not have the documented layout" if fields is None
+                             else f"{msg} before a readable IST920I pool line")
+                    continue
+                out.extend(_values(i, "pool", pool, POOL_FIELDS[msg], fields))
+                continue
+            rows = _short_row(i, text) if msg == "IST356I" else _storage(i, msg, text)
+            if msg != "IST356I":
                 _check_pool(cap, pool, pool_lines, pool_at)
                 pool = None
-                out.extend(_storage(cap, i, msg, text))
+            if rows is None:
+                cap.skip(i, f"{msg} is not a line of the D NET,BFRUSE display in its documented layout")
+                continue
+            out.extend(rows)
         if not ended:
             _check_pool(cap, pool, pool_lines, pool_at)
             raise CaptureError("display has no IST314I END line (truncated capture)", cap.line_no(len(cap.lines) - 1))
@@ -156,11 +164,9 @@ def _other_console_traffic(line: str) -> bool:
     return line[:1] in "NWXO" and HARDCOPY_RE.match(line) is not None and "IST350I" not in line
 
 
-def _match(cap: Capture, i: int, msg: str, text: str) -> list[str]:
+def _match(msg: str, text: str) -> list[str] | None:
     m = POOL_RES[msg].match(text)
-    if not m:
-        raise CaptureError(f"{msg} {text[:60]!r} does not have the documented layout", cap.line_no(i))
-    return [g for g in m.groups()]
+    return list(m.groups()) if m else None
 
 
 def _number(text: str | None) -> float | None:
@@ -182,13 +188,11 @@ def _check_pool(cap: Capture, pool: str | None, seen: set[str], at: int) -> None
         raise CaptureError(f"pool {pool} has no {', '.join(missing)} line (truncated capture)", cap.line_no(at))
 
 
-def _short_row(cap: Capture, i: int, text: str) -> list[Counter]:
+def _short_row(i: int, text: str) -> list[Counter] | None:
+    """A BUFFER=SHORT row 'bpid[Q][F] bufsize curtot curavail maxtot maxused times exp/cont incr'."""
     m = SHORT_ROW_RE.match(text)
     if not m:
-        raise CaptureError(
-            f"IST356I {text[:60]!r}: expected 'bpid[Q][F] bufsize curtot curavail maxtot maxused times exp/cont incr'",
-            cap.line_no(i),
-        )
+        return None
     pool, flags = m["pool"], m["flags"]
     rows = _values(i, "pool", pool, SHORT_FIELDS, m.groups()[2:])
     if flags:
@@ -202,7 +206,7 @@ def _kilo(text: str, suffix: str) -> float | None:
     return float(text) * (1024 if suffix == "M" else 1)
 
 
-def _storage(cap: Capture, i: int, msg: str, text: str) -> list[Counter]:
+def _storage(i: int, msg: str, text: str) -> list[Counter] | None:
     def row(entity, label, name, value, unit="KiB"):
         return Counter(i, "storage", entity, label, name, value, None, unit, "gauge")
 
@@ -247,9 +251,7 @@ def _storage(cap: Capture, i: int, msg: str, text: str) -> list[Counter]:
             limit = _kilo(m[6], m[7])
             return [row(m[1], "CURRENT", "current_k", _kilo(m[2], m[3])), row(m[1], "MAXIMUM", "maximum_k", _kilo(m[4], m[5]))] + (
                 [row(m[1], "LIMIT", "limit_k", limit)] if limit is not None else [])
-    else:
-        raise CaptureError(f"{msg} is not a message of the D NET,BFRUSE display", cap.line_no(i))
-    raise CaptureError(f"{msg} {text[:60]!r} does not have the documented layout", cap.line_no(i))
+    return None
 
 
 PARSER = VtamBfruse()

@@ -12,7 +12,8 @@ Grammar: ``Device <name> Type: <type> Status: <status>`` opens a device; ``Key: 
 several per line; ``Link <name> Type: <type> ...`` lines belong to the device above. z/OS CS prints
 the same report with ``DevName:``/``DevStatus:``/``LnkName:`` keys (mixed case under TSO, upper case
 on the console); those are read as pairs too, ``DevName``/``LnkName`` opening a device/link. The
-z/OS keys are from the documentation, not yet from a capture.
+z/OS keys are from the documentation, not yet from a capture. The console trailer (``n OF m RECORDS
+DISPLAYED``) is skipped; any other line is kept in ``raw.command_unparsed_lines``.
 
 Output: section ``device`` (entity = device name) or ``link`` (entity = ``<device> <link>``); counter =
 the key as printed; ``queue_size`` and numeric keys are gauges (``net_number`` is configuration);
@@ -24,11 +25,13 @@ from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, is_noise, snake
+from ingest.formats.capture import Capture, Counter, is_noise, snake
+from ingest.formats.command_parser import CommandParser
 
 OPEN_RE = re.compile(r"^(Device|Link)\s+(\S+)\s+(.*)$")
 PAIR_RE = re.compile(r"([A-Za-z][\w ]*?):\s+(\S+(?: \S+)*?)(?=\s+[A-Za-z][\w ]*?:\s|\s*$)")
 HEADER_RE = re.compile(r"\b(MVS|VM)\s+TCP/IP\s+Netstat\b|NETSTAT\s+CS\s+V\d", re.IGNORECASE)
+TRAILER_RE = re.compile(r"RECORDS DISPLAYED|END OF THE REPORT", re.IGNORECASE)
 OPENING_KEYS = {"devname": "device", "lnkname": "link"}
 
 
@@ -47,7 +50,7 @@ class NetstatDevlinks(CommandParser):
         section, entity = "device", None
         for i, raw in enumerate(cap.lines):
             text = raw.strip()
-            if is_noise(raw) or HEADER_RE.search(text) or text.lower().startswith("netstat dev"):
+            if is_noise(raw) or HEADER_RE.search(text) or TRAILER_RE.search(text) or text.lower().startswith("netstat dev"):
                 continue
             m = OPEN_RE.match(text)
             if m:
@@ -59,8 +62,8 @@ class NetstatDevlinks(CommandParser):
                 text = m[3]
             pairs = PAIR_RE.findall(text)
             if not pairs:
-                raise CaptureError(f"expected 'Device <name> ...' or 'Key: value' pairs, found {text[:80]!r}",
-                                   cap.line_no(i))
+                cap.skip(i, "expected 'Device <name> ...' or 'Key: value' pairs")
+                continue
             for key, value in pairs:
                 opens = OPENING_KEYS.get(key.strip().lower())
                 if opens == "device":
@@ -71,7 +74,8 @@ class NetstatDevlinks(CommandParser):
                     section, entity = "link", f"{device} {value}"
                     continue
                 if entity is None:
-                    raise CaptureError(f"{key}: {value} before any device", cap.line_no(i))
+                    cap.skip(i, "'Key: value' before any device ('Device <name> ...' or 'DevName:')")
+                    break
                 name = snake(re.sub(r"^(dev|lnk)(?=\w)", "", key.strip(), flags=re.IGNORECASE))
                 if value.isdigit() and key.strip().lower() not in ("address", "devnum"):
                     counters.append(Counter(i, section, entity, key.strip(), name, float(value), None, "count", "gauge"))

@@ -13,7 +13,7 @@ Real sample (MVS TCP/IP V2R2.1, Cisco tech note 12989-69; spacing collapsed in t
 Grammar: the title ``Known gateways:``, a heading and a dashed underline, then one route per line read
 by tokens (the spacing of the stored copies is not reliable): net address, first hop (``{direct}``
 when attached), link, packet size, then an optional subnet mask (``{none}``) and subnet value (the
-``Default`` route has none).
+``Default`` route has none). A row of another shape is kept in ``raw.command_unparsed_lines``.
 
 Output: section ``route``, entity = the net address; gauge ``packet_size`` (bytes, the route MTU);
 text ``first_hop``, ``link``, ``subnet_mask``, ``subnet_value``. Configuration, kept for the
@@ -22,7 +22,8 @@ interface and route inventory; nothing here is cumulative.
 
 from __future__ import annotations
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, is_noise
+from ingest.formats.capture import Capture, CaptureError, Counter, is_noise
+from ingest.formats.command_parser import CommandParser
 
 TITLE = "Known gateways:"
 TEXT_COLUMNS = [(1, "FirstHop", "first_hop"), (2, "Link", "link"), (4, "Subnet Mask", "subnet_mask"),
@@ -50,11 +51,9 @@ class NetstatGate(CommandParser):
                 continue
             tokens = text.split()
             if len(tokens) not in (4, 5, 6) or not tokens[3].isdigit():
-                raise CaptureError(
-                    "expected 'NetAddress FirstHop Link PktSz [SubnetMask [SubnetValue]]' with a numeric packet "
-                    f"size, found {text[:80]!r}",
-                    cap.line_no(i),
-                )
+                cap.skip(i, "expected 'NetAddress FirstHop Link PktSz [SubnetMask [SubnetValue]]' with a numeric "
+                            "packet size")
+                continue
             route = tokens[0]
             counters.append(Counter(i, "route", route, "Pkt Sz", "packet_size", float(tokens[3]), None, "bytes", "gauge"))
             for pos, label, name in TEXT_COLUMNS:

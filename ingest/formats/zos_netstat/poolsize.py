@@ -20,7 +20,9 @@ same report; spacing kept only for the first rows)::
 Grammar: a header ``(MVS|VM) TCP/IP Netstat <level>``, the title ``TCPIP Free pool status:``, a
 heading and an ``=`` underline, then one row per pool read from the right: exactly four whole numbers,
 the rest of the row is the object name (``Sm dat buf``). A copy whose line breaks were lost (the
-whole report on one line, as the note's HTML copy has it) is read the same way, row after row.
+whole report on one line, as the note's HTML copy has it) is read the same way, row after row. Text
+of a line that is not a pool row (the PDF copy ends in the middle of the ``CCB`` row) is kept in
+``raw.command_unparsed_lines``; the rows that fit load.
 
 Output: section ``pool``, entity = the object (``ACB``, ``Dat buf``), counter = the heading as
 printed; gauges ``allocated`` (# alloc, configured size), ``free`` (# free now), ``low_water``
@@ -31,7 +33,8 @@ from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, is_noise
+from ingest.formats.capture import Capture, CaptureError, Counter, is_noise
+from ingest.formats.command_parser import CommandParser
 
 HEADER_RE = re.compile(r"\b(MVS|VM)\s+TCP/IP\s+Netstat\s+(\S+)", re.IGNORECASE)
 TITLE = "TCPIP Free pool status:"
@@ -65,11 +68,8 @@ class NetstatPoolsize(CommandParser):
                 if not text:
                     continue
             rest = ROW_RE.sub("", text).strip()
-            if rest:
-                raise CaptureError(
-                    f"expected pool rows '<object> <alloc> <free> <lo-water> <permit>', found {rest[:80]!r}",
-                    cap.line_no(i),
-                )
+            if rest:  # the rows of the line that fit still load
+                cap.skip(i, f"expected pool rows '<object> <alloc> <free> <lo-water> <permit>', could not read {rest[:60]!r}")
             for m in ROW_RE.finditer(text):
                 obj = m[1].strip()
                 for (label, name), value in zip(COLUMNS, m.groups()[1:]):

@@ -20,7 +20,10 @@ Grammar: a header naming the stack (``TCPIP Name: <stack>`` under TSO/UNIX, ``EZ
 NETSTAT CS VxRy <stack>`` on the console), section titles ending in ``Statistics``, ``Label = value``
 lines, and in the ICMP sections a ``Received Sent`` heading over ``<label> <received> <sent>`` rows.
 The ``... RECORDS DISPLAYED`` / ``END OF THE REPORT`` trailer lines are skipped; the 65,533-line
-truncation line rejects the capture.
+truncation line rejects the capture (NETSTAT says itself that the report is incomplete). Any other
+line is kept in ``raw.command_unparsed_lines`` and the rest of the report loads. On the console the
+report is upper case (``EZD0101I NETSTAT CS V1R12 TCPIP 378``, ``TCP STATISTICS``, ``CURRENT
+ESTABLISHED CONNECTIONS = 6``); labels are matched without regard to case.
 
 Output: entity = the stack name; section = the title (``TCP Statistics``); counter = the label as
 printed; counter_name = ``<protocol>_<label>`` in snake case (``udp_datagrams_received``), with the
@@ -35,7 +38,8 @@ from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, CaptureError, CommandParser, Counter, is_noise, snake
+from ingest.formats.capture import Capture, CaptureError, Counter, is_noise, snake
+from ingest.formats.command_parser import CommandParser
 
 HEADER_RE = re.compile(
     r"^(?:EZ[ZD]\d{4}I\s+)?(?:MVS TCP/IP )?NETSTAT CS (V\dR\d+)\s+(?:TCPIP Name:\s*)?(\S+)", re.IGNORECASE
@@ -62,7 +66,7 @@ TCP_ALIASES = {
 class ZosNetstatStats(CommandParser):
     format = "zos_netstat.stats"
     command = "NETSTAT STATS"
-    version = "2"
+    version = "3"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:
@@ -88,12 +92,10 @@ class ZosNetstatStats(CommandParser):
                 section, two_columns = m[1], False
                 continue
             if section is None or stack is None:
-                raise CaptureError(
-                    f"expected the 'NETSTAT CS VxRy ... <stack>' header and a '... Statistics' title before "
-                    f"counters, found {text[:80]!r}",
-                    cap.line_no(i),
-                )
-            if text.split() == ["Received", "Sent"]:
+                cap.skip(i, "expected the 'NETSTAT CS VxRy ... <stack>' header and a '... Statistics' title "
+                            "before counters")
+                continue
+            if [w.lower() for w in text.split()] == ["received", "sent"]:
                 two_columns = True
                 continue
             protocol = _protocol(section)
@@ -112,7 +114,8 @@ class ZosNetstatStats(CommandParser):
                     counters.append(Counter(i, section, stack, f"{m[1]} ({side.title()})",
                                             f"{protocol}_{snake(m[1])}_{side}", float(value), None, "count", "counter"))
                 continue
-            raise CaptureError(f"in {section}: expected 'Label = number', found {text[:80]!r}", cap.line_no(i))
+            cap.skip(i, f"in {section}: expected 'Label = number'"
+                        + (" or '<label> <received> <sent>'" if two_columns else ""))
         return counters
 
 

@@ -41,7 +41,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from ingest.generate._measure_model import TABLES, SystemSpec  # noqa: E402
+from ingest.generate._measure_inventory import SystemSpec  # noqa: E402
+from ingest.generate._measure_model import TABLES  # noqa: E402
 from ingest.generate.measure import CSV_NAMES, FORMS, generate  # noqa: E402
 
 BENCH_SYSTEM = dict(name="\\BENCH", cpus=16, processes=500, discs=100, lines=16, seed=2026)

@@ -36,7 +36,7 @@ from ingest.capacity.sizing import APPN_HEADER_BYTES, SUBAREA_HEADER_BYTES, deco
 from ingest.formats.base import FormatError
 from ingest.formats.benchmark.log_reader import log_form, read_runs
 from ingest.formats.benchmark.record import RecordError
-from ingest.formats.registry import SNIFF_BYTES
+from ingest.formats.base import SNIFF_BYTES
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from typing import Any, Iterator, Protocol
 import pyarrow as pa
 
 BATCH_ROWS = 65_536
+SNIFF_BYTES = 64 * 1024  # what a parser's sniff() sees of a file
 
 
 class FormatError(Exception):

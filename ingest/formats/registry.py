@@ -9,7 +9,6 @@ from functools import lru_cache
 import ingest.formats as formats_pkg
 from ingest.formats.base import Parser, RawTable
 
-SNIFF_BYTES = 64 * 1024
 
 
 @lru_cache(maxsize=1)

@@ -30,7 +30,8 @@ from itertools import chain, groupby
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from ingest.generate._measure_model import TABLES, MeasureModel, SystemSpec
+from ingest.generate._measure_inventory import SystemSpec
+from ingest.generate._measure_model import TABLES, MeasureModel
 from ingest.cli_options import add_generator_options, forms_of, output_dir, subcommand
 from ingest.home import Home
 

@@ -16,7 +16,7 @@ from typing import Iterator
 import duckdb
 
 from ingest.formats import registry
-from ingest.formats.base import BATCH_ROWS, FormatError, ParseContext, Parser, Reject, table_of
+from ingest.formats.base import BATCH_ROWS, SNIFF_BYTES, FormatError, ParseContext, Parser, Reject, table_of
 from ingest.warehouse.database import FileResult, describe_reject, first_row, next_file_id, record_file, sha256_of
 from ingest.warehouse.staging import StagedBatches, TableWriter
 
@@ -144,7 +144,7 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
         return FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
 
     with path.open("rb") as f:
-        head = f.read(registry.SNIFF_BYTES)
+        head = f.read(SNIFF_BYTES)
     parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
     ctx = ParseContext(path=path, options=dict(options or {}))
     result = FileResult(path, "loaded", format=parser.format if parser else None)

@@ -14,14 +14,8 @@ from ingest import cli
 from ingest.formats.measure.meascom_labels import BUSY, INC, KNOWN_KINDS, MAX, QUEUE, RESP, RESP_COUNTS, SNAP
 from ingest.generate import measure
 from ingest.warehouse import database, loading, serving
-from ingest.generate._measure_model import (
-    ENTITY_COLUMNS,
-    HEADER_COLUMNS,
-    HOUR_US,
-    TABLES,
-    MeasureModel,
-    SystemSpec,
-)
+from ingest.generate._measure_inventory import SystemSpec
+from ingest.generate._measure_model import ENTITY_COLUMNS, HEADER_COLUMNS, HOUR_US, TABLES, MeasureModel
 from ingest.home import Home
 
 SMALL = SystemSpec("\\TEST1", cpus=3, start=dt.date(2026, 1, 5), days=2, processes=12, discs=3, lines=1, seed=7)

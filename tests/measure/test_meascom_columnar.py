@@ -17,7 +17,8 @@ from ingest.formats.measure import meascom_columnar, meascom_report
 from ingest.formats.measure.meascom_line_reader import parse_line_by_line
 from ingest.formats.measure.meascom_report import PARSER
 from ingest.formats.measure.meascom_writer import write_report
-from ingest.generate._measure_model import TABLES, MeasureModel, SystemSpec
+from ingest.generate._measure_inventory import SystemSpec
+from ingest.generate._measure_model import TABLES, MeasureModel
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "measure" / "meascom"
 

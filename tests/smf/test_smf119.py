@@ -9,10 +9,11 @@ import pytest
 
 from ingest.formats.base import ParseContext
 from ingest.formats.smf.parser import PARSER
-from ingest.generate import smf as gen
+from ingest.generate import _smf_plan as smf_plan
+from ingest.generate import _smf_records as smf_records
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
-PROFILE = gen.profile_for("SYSA")
+PROFILE = smf_plan.profile_for("SYSA")
 
 
 def load_hex(name: str) -> bytes:
@@ -67,10 +68,10 @@ def test_fixture2_ftp_store_decodes_to_its_expected_values(tmp_path, data, offse
 
 def test_tcp_connection_with_ipv6_and_64_bit_counters(tmp_path):
     start = dt.datetime(2026, 1, 6, 10, 0, 0)
-    conn = gen.Connection(local_port=443, remote_ip="2001:db8:10::5a", remote_port=50123, start=start,
+    conn = smf_plan.Connection(local_port=443, remote_ip="2001:db8:10::5a", remote_port=50123, start=start,
                           end=start + dt.timedelta(seconds=75, milliseconds=250), in_bytes=5_000_000_000,
                           out_bytes=(1 << 33) + 7, active_open=False, connection_id=0x00ABCDEF)
-    tables, ctx = parse(tmp_path, gen.connection_record(PROFILE, conn))
+    tables, ctx = parse(tmp_path, smf_records.connection_record(PROFILE, conn))
     (row,) = tables["smf119_tcp_connection"]
     assert {k: row[k] for k in ("remote_ip", "local_ip", "remote_port", "local_port", "in_bytes", "out_bytes",
                                 "connection_id", "open_type", "component", "record_time")} == {
@@ -86,9 +87,9 @@ def test_tcp_connection_with_ipv6_and_64_bit_counters(tmp_path):
 
 def test_interface_statistics_one_row_per_interface(tmp_path):
     written = dt.datetime(2026, 1, 6, 11, 0)
-    samples = [gen.InterfaceSample(written, "OSAQDIO1", "IPAQENET", 6_000_000_000, 9_000_000_000, 7_000_000, 8_000_000, 2, 3),
-               gen.InterfaceSample(written, "IUTIQDIO", "IPAQIDIO", 1000, 2000, 10, 20, 0, 0)]
-    tables, ctx = parse(tmp_path, gen.interface_record(PROFILE, samples))
+    samples = [smf_plan.InterfaceSample(written, "OSAQDIO1", "IPAQENET", 6_000_000_000, 9_000_000_000, 7_000_000, 8_000_000, 2, 3),
+               smf_plan.InterfaceSample(written, "IUTIQDIO", "IPAQIDIO", 1000, 2000, 10, 20, 0, 0)]
+    tables, ctx = parse(tmp_path, smf_records.interface_record(PROFILE, samples))
     keys = ("section_index", "interface_name", "interface_type", "interval_us", "mtu_bytes", "in_bytes", "out_bytes",
             "in_unicast_packets", "out_unicast_packets", "in_errors", "out_discards", "component", "record_reason")
     assert [tuple(r[k] for k in keys) for r in tables["smf119_interface"]] == [
@@ -99,9 +100,9 @@ def test_interface_statistics_one_row_per_interface(tmp_path):
 
 
 def test_ftp_retrieve_of_a_zos_unix_path_uses_ibm1047(tmp_path):
-    transfer = gen.FtpTransfer(4, "RETR", "SEQ", "USER1", "192.0.2.77", "/u/user1/exports/a[1].bin",
+    transfer = smf_plan.FtpTransfer(4, "RETR", "SEQ", "USER1", "192.0.2.77", "/u/user1/exports/a[1].bin",
                                dt.datetime(2026, 1, 6, 9, 0), 250, 123_456_789)
-    tables, _ = parse(tmp_path, gen.ftp_record(PROFILE, transfer))
+    tables, _ = parse(tmp_path, smf_records.ftp_record(PROFILE, transfer))
     (row,) = tables["smf119_ftp_transfer"]
     assert (row["file_name"], row["operation_code"], row["transfer_bytes"], row["duration_us"]) == (
         "/u/user1/exports/a[1].bin", 4, 123_456_789, 2_500_000)
@@ -109,9 +110,9 @@ def test_ftp_retrieve_of_a_zos_unix_path_uses_ibm1047(tmp_path):
 
 
 def test_tn3270_session_start_and_end(tmp_path):
-    session = gen.Tn3270Session("TCPL0001", "CICSPRD1", "192.0.2.40", dt.datetime(2026, 1, 6, 8, 5),
+    session = smf_plan.Tn3270Session("TCPL0001", "CICSPRD1", "192.0.2.40", dt.datetime(2026, 1, 6, 8, 5),
                                 dt.datetime(2026, 1, 6, 16, 35, 30), 123_456, 7_654_321)
-    records = gen.tn3270_records(PROFILE, session)
+    records = smf_records.tn3270_records(PROFILE, session)
     tables, ctx = parse(tmp_path, b"".join(r for _, r in records))
     keys = ("record_subtype", "lu_name", "application", "remote_ip", "remote_port", "local_port", "start_time",
             "end_time", "duration_us", "in_bytes", "out_bytes", "logmode", "termination_reason")
@@ -123,7 +124,7 @@ def test_tn3270_session_start_and_end(tmp_path):
 
 
 def test_subtype_5_is_kept_verbatim_as_skipped(tmp_path):
-    record = gen.other_record(PROFILE, dt.datetime(2026, 1, 6, 12, 0), 119, 5, 240)
+    record = smf_records.other_record(PROFILE, dt.datetime(2026, 1, 6, 12, 0), 119, 5, 240)
     tables, ctx = parse(tmp_path, record + FIXTURE2)
     (row,) = tables["smf_unparsed"]
     assert {k: row[k] for k in ("record_type", "record_subtype", "system_id", "record_length", "record_time")} == {

@@ -7,10 +7,11 @@ from pathlib import Path
 
 from ingest.formats.base import ParseContext
 from ingest.formats.smf.parser import PARSER
-from ingest.generate import smf as gen
+from ingest.generate import _smf_plan as smf_plan
+from ingest.generate import _smf_records as smf_records
 
-PROFILE = gen.profile_for("SYSA")
-STEP = gen.WorkRecord(
+PROFILE = smf_plan.profile_for("SYSA")
+STEP = smf_plan.WorkRecord(
     subtype=4, work_type="JES2", job_name="PAYR001", job_id="JOB04711", step_name="STEP010", step_number=1,
     program="IEFBR14", reader_start=dt.datetime(2026, 1, 5, 14, 58, 2), step_start=dt.datetime(2026, 1, 5, 14, 59, 0),
     written=dt.datetime(2026, 1, 5, 15, 0, 15), interval_start=None, cpu_tcb_cs=151, cpu_srb_cs=4, ziip_cs=0, excp=1234,
@@ -28,7 +29,7 @@ def parse(tmp_path: Path, data: bytes) -> tuple[list[dict], ParseContext]:
 
 
 def test_fixture5_step_record(tmp_path):
-    record = gen.work_record(PROFILE, STEP)
+    record = smf_records.work_record(PROFILE, STEP)
     assert record[:8] == bytes.fromhex("028E0000DE1E0052")  # the docstring sample of smf30.py
     (row,), ctx = parse(tmp_path, record)
     assert {k: row[k] for k in (
@@ -55,21 +56,21 @@ def _with_timer_flags(record: bytes, flags: int) -> bytes:
 
 
 def test_fixture6_invalid_timer_is_null(tmp_path):
-    job = gen.work_record(PROFILE, gen.WorkRecord(**{**vars(STEP), "subtype": 5, "step_name": ""}))
+    job = smf_records.work_record(PROFILE, smf_plan.WorkRecord(**{**vars(STEP), "subtype": 5, "step_name": ""}))
     (row,), _ = parse(tmp_path, _with_timer_flags(job, 0x8000 | 0x4000))  # flags used + bit 1: SMF30CPT invalid
     assert (row["record_subtype"], row["timer_flags"], row["cpu_tcb_us"], row["cpu_srb_us"]) == (5, 0xC000, None, 40_000)
 
 
 def test_fixture7_short_processor_section_and_excp_sections(tmp_path):
-    full = gen.work_record(PROFILE, STEP)
+    full = smf_records.work_record(PROFILE, STEP)
 
     def section_at(at: int) -> bytes:
         off, length = int.from_bytes(full[at:at + 4], "big"), int.from_bytes(full[at + 4:at + 6], "big")
         return full[off:off + length]
 
     processor = section_at(PROCESSOR_TRIPLET)[:84]  # an older release: up to SMF30CEP only
-    excp = [gen.section(30, (4, gen.ebc(f"DD{k}", 8)), (12, gen.u(400 + k, 4))) for k in range(3)]
-    record = gen.smf_record(30, 4, 0xDE, STEP.written, "SYSA", "JES2", [
+    excp = [smf_records.section(30, (4, smf_records.ebc(f"DD{k}", 8)), (12, smf_records.u(400 + k, 4))) for k in range(3)]
+    record = smf_records.smf_record(30, 4, 0xDE, STEP.written, "SYSA", "JES2", [
         [section_at(24)], [section_at(32)], [section_at(40)], [section_at(48)], [processor], [], [], [section_at(80)], [], excp,
     ], trn=False)
     (row,), ctx = parse(tmp_path, record)
@@ -80,7 +81,7 @@ def test_fixture7_short_processor_section_and_excp_sections(tmp_path):
 
 
 def test_record_without_identification_section_is_rejected(tmp_path):
-    full = gen.work_record(PROFILE, STEP)
+    full = smf_records.work_record(PROFILE, STEP)
     bad = full[:32] + bytes(8) + full[40:]  # SMF30IOF/ILN/ION zero
     rows, ctx = parse(tmp_path, bad + full)
     assert [r["byte_offset"] for r in rows] == [len(bad)]
@@ -90,7 +91,7 @@ def test_record_without_identification_section_is_rejected(tmp_path):
 
 
 def test_subtypes_1_and_6_are_not_decoded(tmp_path):
-    start = gen.other_record(PROFILE, dt.datetime(2026, 1, 5, 14, 58, 3), 30, 1, 184)
+    start = smf_records.other_record(PROFILE, dt.datetime(2026, 1, 5, 14, 58, 3), 30, 1, 184)
     rows, ctx = parse(tmp_path, start)
     assert [(r["record_type"], r["record_subtype"], r["subsystem_id"]) for r in rows] == [(30, 1, "JES2")]
     assert ctx.records_read == 1

@@ -9,7 +9,8 @@ import pytest
 
 from ingest.formats.base import ParseContext
 from ingest.formats.smf.parser import PARSER
-from ingest.generate import smf as gen
+from ingest.generate import _smf_plan as smf_plan
+from ingest.generate import _smf_records as smf_records
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 
@@ -103,9 +104,9 @@ def test_one_record_unfolds_into_six_rows_and_is_accounted(fixture1):
 
 def test_physical_partition_cpu_identification_and_ziips(tmp_path):
     """Fixture 8 of the spec's wish list: PHYSICAL, two LPARs, CP and IIP identification sections, zIIPs."""
-    plan = gen.plan_day("SYSA", dt.date(2026, 1, 6), seed=7)
+    plan = smf_plan.plan_day("SYSA", dt.date(2026, 1, 6), seed=7)
     interval = plan.rmf[20]  # 10:00
-    tables, ctx = parse(tmp_path, gen.rmf_record(plan.profile, interval))
+    tables, ctx = parse(tmp_path, smf_records.rmf_record(plan.profile, interval))
     assert ctx.rejects == []
     lps = tables["smf70_logical_processor"]
     by_partition: dict[str, list[str]] = {}

@@ -10,19 +10,20 @@ import pytest
 from ingest import cli
 from ingest.formats.smf import records
 from ingest.formats.smf.records import Framer
-from ingest.generate import smf as gen
+from ingest.generate import _smf_plan as smf_plan
+from ingest.generate import _smf_records as smf_records
 
 DAY = dt.date(2026, 1, 6)  # a Tuesday
 
 
 @pytest.fixture(scope="module")
 def plan():
-    return gen.plan_day("SYSA", DAY, seed=1986)
+    return smf_plan.plan_day("SYSA", DAY, seed=1986)
 
 
 @pytest.fixture(scope="module")
 def day(plan):
-    return gen.day_records(plan)
+    return smf_records.day_records(plan)
 
 
 def _frame(data: bytes, form: str) -> list[bytes]:
@@ -41,17 +42,17 @@ def _segment_codes(data: bytes) -> set[int]:
 
 
 def test_same_seed_same_bytes_other_seed_other_bytes(day):
-    assert gen.day_records(gen.plan_day("SYSA", DAY, seed=1986)) == day
-    assert gen.day_records(gen.plan_day("SYSA", DAY, seed=1987)) != day
+    assert smf_records.day_records(smf_plan.plan_day("SYSA", DAY, seed=1986)) == day
+    assert smf_records.day_records(smf_plan.plan_day("SYSA", DAY, seed=1987)) != day
 
 
 def test_vb_and_vbs_dumps_hold_the_same_records(day):
-    assert _frame(gen.vb_bytes(day), records.FORM_VB) == day
-    small_blocks = gen.vbs_bytes(day, blksize=1024)  # 70.1 records (2.3 KB) span three blocks
+    assert _frame(smf_records.vb_bytes(day), records.FORM_VB) == day
+    small_blocks = smf_records.vbs_bytes(day, blksize=1024)  # 70.1 records (2.3 KB) span three blocks
     assert _segment_codes(small_blocks) == {0, 1, 2, 3}
     assert _frame(small_blocks, records.FORM_VBS) == day
     assert records.detect_form(small_blocks) == records.FORM_VBS
-    assert _frame(gen.vbs_bytes(day), records.FORM_VBS) == day
+    assert _frame(smf_records.vbs_bytes(day), records.FORM_VBS) == day
 
 
 def test_record_mix_of_a_working_day(plan, day):
@@ -59,11 +60,11 @@ def test_record_mix_of_a_working_day(plan, day):
     for r in day:
         key = (r[5], int.from_bytes(r[22:24], "big"))
         mix[key] = mix.get(key, 0) + 1
-    batch_jobs = [j for j in gen.BATCH_JOBS if j.days in ("daily", "weekday")]
+    batch_jobs = [j for j in smf_plan.BATCH_JOBS if j.days in ("daily", "weekday")]
     assert mix[(70, 1)] == 48
-    assert mix[(30, 2)] == 24 * len(gen.STARTED_TASKS) + sum(1 for w in plan.work if w.subtype == 2 and w.work_type != "STC")
-    assert mix[(30, 4)] == sum(len(j.steps) for j in batch_jobs) + len(gen.TSO_USERS)
-    assert mix[(30, 5)] == mix[(30, 1)] == len(batch_jobs) + len(gen.TSO_USERS)
+    assert mix[(30, 2)] == 24 * len(smf_plan.STARTED_TASKS) + sum(1 for w in plan.work if w.subtype == 2 and w.work_type != "STC")
+    assert mix[(30, 4)] == sum(len(j.steps) for j in batch_jobs) + len(smf_plan.TSO_USERS)
+    assert mix[(30, 5)] == mix[(30, 1)] == len(batch_jobs) + len(smf_plan.TSO_USERS)
     assert mix[(119, 6)] == mix[(119, 5)] == 24
     assert mix[(119, 20)] == mix[(119, 21)] == 24
     assert mix[(72, 3)] == 48

@@ -9,6 +9,7 @@ import duckdb
 import pytest
 
 from ingest import pipeline
+from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import smf as gen
 from ingest.home import Home
 from ingest.warehouse import database, loading
@@ -95,7 +96,7 @@ def test_generated_dumps_load_once_and_count_what_the_plan_wrote(home):
     results = pipeline.ingest_paths(home, paths)
     again = pipeline.ingest_paths(home, paths)
     assert [r.status for r in results] == ["loaded", "loaded"] and [r.status for r in again] == ["duplicate"] * 2
-    plans = [gen.plan_day(sid, day, seed=11) for sid in ("SYSA", "SYSB")]
+    plans = [smf_plan.plan_day(sid, day, seed=11) for sid in ("SYSA", "SYSB")]
     assert query(home, "select count(*) from raw.smf70_cpu") == [(sum(len(iv.cpus) for p in plans for iv in p.rmf),)]
     assert query(home, "select count(*) from raw.smf30_work") == [(sum(len(p.work) for p in plans),)]
     assert query(home, "select count(*), sum(transfer_bytes) from raw.smf119_ftp_transfer") == [

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import duckdb
 import pytest
-
 from conftest import DEMO_SEED  # the seed the shared demo warehouse is generated with
+
 from ingest import dbt_runner, pipeline
+from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import smf as gen
 from ingest.home import Home
 from ingest.warehouse.serving import connect_serving
@@ -96,7 +97,7 @@ def serving(demo_home):
 
 @pytest.fixture(scope="module")
 def plans():
-    return {sid: gen.plan_day(sid, DAY, seed=DEMO_SEED) for sid in gen.DEMO_SYSTEMS}
+    return {sid: smf_plan.plan_day(sid, DAY, seed=DEMO_SEED) for sid in gen.DEMO_SYSTEMS}
 
 
 @pytest.mark.slow
@@ -120,7 +121,7 @@ def test_busy_per_logical_cpu_round_trips(serving, plans, sid):
         assert got[key][1] == pytest.approx(mvs, abs=1e-9) and got[key][2] == pytest.approx(lpar, abs=1e-9)
 
 
-def _counted_pieces(plan: gen.DayPlan) -> list[gen.WorkRecord]:
+def _counted_pieces(plan: smf_plan.DayPlan) -> list[smf_plan.WorkRecord]:
     """What the work marts must count: interval pieces, plus step totals of steps without them."""
     with_intervals = {(w.job_id, w.step_number) for w in plan.work if w.subtype in (2, 3)}
     return [w for w in plan.work if w.subtype in (2, 3) or (w.subtype == 4 and (w.job_id, w.step_number) not in with_intervals)]
@@ -184,7 +185,7 @@ def test_undecoded_records_are_counted(serving):
     expected: dict[tuple, int] = defaultdict(int)
     for sid in gen.DEMO_SYSTEMS:
         for d in (DAY - dt.timedelta(days=1), DAY):  # the last RMF records of a day are written after midnight
-            for written, rtype, subtype, _ in gen.plan_day(sid, d, seed=DEMO_SEED).other:
+            for written, rtype, subtype, _ in smf_plan.plan_day(sid, d, seed=DEMO_SEED).other:
                 if day_start <= written < day_start + dt.timedelta(days=1):
                     expected[(sid, rtype, subtype)] += 1
     got = rows(serving, """

@@ -16,7 +16,8 @@ from ingest import raw_tables
 from ingest.formats import contract, registry
 from ingest.formats.base import Column, ParseContext, RawTable, SourceFamily, table_of
 from ingest.formats.smf.parser import PARSER as SMF_PARSER
-from ingest.generate import smf as generate_smf
+from ingest.generate import _smf_plan as smf_plan
+from ingest.generate import _smf_records as smf_records
 from ingest.home import Home
 from ingest.warehouse.database import connect
 
@@ -143,8 +144,8 @@ def test_a_parser_writes_only_tables_it_declares():
 
 def test_smf_batches_of_a_generated_day_are_exactly_the_declared_tables(tmp_path):
     path = tmp_path / "day.smf"
-    day = generate_smf.plan_day("SYSA", dt.date(2026, 1, 6), seed=3)
-    path.write_bytes(generate_smf.vb_bytes(generate_smf.day_records(day)))
+    day = smf_plan.plan_day("SYSA", dt.date(2026, 1, 6), seed=3)
+    path.write_bytes(smf_records.vb_bytes(smf_records.day_records(day)))
     written = set()
     for batch in SMF_PARSER.parse(path, ParseContext(path)):
         assert batch.rows.schema == table_of(SMF_PARSER, batch.table).schema, batch.table

@@ -39,7 +39,7 @@ import numpy as np
 import pyarrow as pa
 
 from ingest.formats.base import Batch, Column, FormatError, ParseContext, RawTable
-from ingest.formats.registry import SNIFF_BYTES
+from ingest.formats.base import SNIFF_BYTES
 from ingest.formats.smf import headers, smf30, smf70, smf119
 from ingest.formats.smf.records import FORMS, Framer, RecordBatch, detect_form
 from ingest.formats.smf.tables import I64, SUBSYSTEM_ID, smf_table

@@ -88,7 +88,10 @@ class RawTable:
 
     ``columns`` excludes ``source_file_id`` (the loader adds it to every row). ``open``: files may carry
     further columns (a MEASURE CSV export with items beyond the contract); they are added as they come,
-    after the declared ones. A batch column that is not declared in a closed table is a parser bug."""
+    after the declared ones. A batch column that is not declared in a closed table is a parser bug.
+    ``placement``: the system column and the time column that place a row in a (system, day): what a file
+    touched, hence what a nightly build rebuilds, and the partitions of the Parquet lake. A table without
+    one (command values, placed by their capture) follows the rows of its file's other tables."""
 
     name: str
     family: SourceFamily
@@ -96,15 +99,16 @@ class RawTable:
     columns: tuple[Column, ...]
     natural_key: tuple[str, ...] = ()
     open: bool = False
+    placement: tuple[str, str] | None = None
 
     def __post_init__(self):
         names = [c.name for c in self.columns]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice or SOURCE_FILE_ID.name in names:
             raise ValueError(f"raw.{self.name}: columns declared twice or reserved: {', '.join(twice) or SOURCE_FILE_ID.name}")
-        unknown = [k for k in self.natural_key if k not in names and k != SOURCE_FILE_ID.name]
+        unknown = [k for k in (*self.natural_key, *(self.placement or ())) if k not in names and k != SOURCE_FILE_ID.name]
         if unknown:
-            raise ValueError(f"raw.{self.name}: natural key names undeclared columns {', '.join(unknown)}")
+            raise ValueError(f"raw.{self.name}: natural key or placement names undeclared columns {', '.join(unknown)}")
 
     @property
     def schema(self) -> pa.Schema:

@@ -41,6 +41,7 @@ CAPTURES = RawTable(
         Column("counter_count", I64, "Values the capture printed: its rows in raw.command_values."),
     ),
     natural_key=("source_file_id", "record_ordinal"),
+    placement=("host", "captured_at"),
 )
 
 LABELS = RawTable(

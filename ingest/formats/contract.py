@@ -53,6 +53,17 @@ class _Dumper(yaml.SafeDumper):
 _Dumper.add_representer(_Flow, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True))
 
 
+def _meta(table: RawTable) -> dict:
+    """What models and adapters read of a declaration besides its columns: the natural key staging
+    de-duplicates on, and the columns that place a row in its (system, day)."""
+    meta = {}
+    if table.natural_key:
+        meta["natural_key"] = _Flow(table.natural_key)
+    if table.placement:
+        meta["placement"] = _Flow(table.placement)
+    return meta
+
+
 def sources_yaml(family: SourceFamily, tables: list[RawTable]) -> str:
     source = {
         "name": family.name,
@@ -62,7 +73,7 @@ def sources_yaml(family: SourceFamily, tables: list[RawTable]) -> str:
             {
                 "name": table.name,
                 "description": table.description,
-                **({"config": {"meta": {"natural_key": _Flow(table.natural_key)}}} if table.natural_key else {}),
+                **({"config": {"meta": _meta(table)}} if _meta(table) else {}),
                 "columns": [
                     {"name": c.name, "data_type": duck_type(c.type), "description": c.description}
                     for c in table.stored_columns
@@ -86,6 +97,8 @@ def doc_block(table: RawTable) -> str:
     notes = []
     if table.natural_key:
         notes.append(f"Natural key: {', '.join(table.natural_key)}.")
+    if table.placement:
+        notes.append(f"A row belongs to the system and day of {' and '.join(table.placement)}.")
     if table.open:
         notes.append("Open: a file may bring further columns, added after these; dbt must not rely on them.")
     lines += ["", " ".join(notes)] if notes else []

@@ -48,6 +48,7 @@ HEADER = (
     Column("os_version", STR, "Operating system version, e.g. `G06`, `B30`; NULL when unknown."),
 )
 INTERVAL = ("from_timestamp", "to_timestamp")
+PLACEMENT = ("system_name", "from_timestamp")  # an interval belongs to the day it starts in
 
 
 def _counters(*pairs: tuple[str, str]) -> tuple[Column, ...]:
@@ -66,7 +67,7 @@ class Entity:
 
     def raw_table(self) -> RawTable:
         return RawTable(self.table, MEASURE, self.description, (*RECORD_COLUMNS, *HEADER, *self.ids, *self.counters),
-                        natural_key=(*self.key, *INTERVAL), open=True)
+                        natural_key=(*self.key, *INTERVAL), open=True, placement=PLACEMENT)
 
 
 _DEVICE_IDS = (
@@ -258,4 +259,4 @@ def table_for(name: str) -> RawTable:
     if declared is not None:
         return declared
     return RawTable(name, MEASURE, f"Records outside the MEASURE contract ({name}): nothing downstream reads them.",
-                    (*RECORD_COLUMNS, *HEADER), open=True)
+                    (*RECORD_COLUMNS, *HEADER), open=True, placement=PLACEMENT)

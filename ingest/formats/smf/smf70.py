@@ -175,15 +175,15 @@ CONTROL_TABLE = smf_table(
         Column("partition_section_count", I64, "SMF70BCN: PR/SM partition sections in the record."),
         Column("lp_section_count", I64, "SMF70BVN: PR/SM logical processor sections in the record."),
     ),
-    _INTERVAL_KEY,
+    _INTERVAL_KEY, "interval_start",
 )
 CPU_TABLE = smf_table(
     "smf70_cpu", "One row per CPU data section of a 70.1 record: a logical CPU of the reporting image.",
-    (*_SECTION, *columns(CPU)), (*_INTERVAL_KEY, "cpu_id"),
+    (*_SECTION, *columns(CPU)), (*_INTERVAL_KEY, "cpu_id"), "interval_start",
 )
 PARTITION_TABLE = smf_table(
     "smf70_partition", "One row per PR/SM partition section of a 70.1 record (every partition of the CPC, and `PHYSICAL`).",
-    (*_SECTION, *columns(PARTITION)), (*_INTERVAL_KEY, "partition_name"),
+    (*_SECTION, *columns(PARTITION)), (*_INTERVAL_KEY, "partition_name"), "interval_start",
 )
 LOGICAL_PROCESSOR_TABLE = smf_table(
     "smf70_logical_processor",
@@ -198,7 +198,7 @@ LOGICAL_PROCESSOR_TABLE = smf_table(
                                      "NULL when SMF70CIX is 0."),
         Column("cpu_type_physical_count", I64, "SMF70CTN of that section: physical CPUs of the type."),
     ),
-    (*_INTERVAL_KEY, "partition_name", "lp_address"),
+    (*_INTERVAL_KEY, "partition_name", "lp_address"), "interval_start",
 )
 TABLES = (CONTROL_TABLE, CPU_TABLE, PARTITION_TABLE, LOGICAL_PROCESSOR_TABLE)
 

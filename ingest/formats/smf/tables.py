@@ -32,5 +32,8 @@ SUBSYSTEM_ID = Column("subsystem_id", STR, "SMFxxSSI: the subsystem that wrote t
 SECTION_INDEX = Column("section_index", I64, "Instance number of the section in its record (0-based).")
 
 
-def smf_table(name: str, description: str, columns: tuple[Column, ...], natural_key: tuple[str, ...] = ()) -> RawTable:
-    return RawTable(name, SMF, description, (*COMMON, *columns), natural_key)
+def smf_table(name: str, description: str, columns: tuple[Column, ...], natural_key: tuple[str, ...] = (),
+              time_column: str = "record_time") -> RawTable:
+    """A table of the SMF family: the common columns, then its own; placed by its system and ``time_column``
+    (the record's own time unless the record says which interval it measures)."""
+    return RawTable(name, SMF, description, (*COMMON, *columns), natural_key, placement=("system_id", time_column))

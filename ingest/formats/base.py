@@ -63,9 +63,16 @@ class FormatError(Exception):
 
 @dataclass(frozen=True)
 class Column:
+    """One column of a raw table. ``cumulative``: a counter that counts up from a start (events, bytes, busy
+    time), so a negative value is not a measurement; ``optional``: a natural-key column a record may leave
+    NULL (every other natural-key column must have a value). Plausibility at ingest
+    (``ingest.warehouse.plausibility``) rejects the records that break either."""
+
     name: str  # snake_case with its unit (_us, _s, _pct, _bytes, _per_s, _count)
     type: pa.DataType
     description: str = ""
+    cumulative: bool = False
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,7 +98,10 @@ class RawTable:
     after the declared ones. A batch column that is not declared in a closed table is a parser bug.
     ``placement``: the system column and the time column that place a row in a (system, day): what a file
     touched, hence what a nightly build rebuilds, and the partitions of the Parquet lake. A table without
-    one (command values, placed by their capture) follows the rows of its file's other tables."""
+    one (command values, placed by their capture) follows the rows of its file's other tables.
+    ``per_record``: every row belongs to the record its ``record_ordinal`` names, so a record rejected at
+    ingest takes all its rows with it; False for rows that several records of a file share (a file's counter
+    labels, numbered by the first capture that printed them)."""
 
     name: str
     family: SourceFamily
@@ -100,6 +110,7 @@ class RawTable:
     natural_key: tuple[str, ...] = ()
     open: bool = False
     placement: tuple[str, str] | None = None
+    per_record: bool = True
 
     def __post_init__(self):
         names = [c.name for c in self.columns]

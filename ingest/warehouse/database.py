@@ -64,10 +64,11 @@ class FileResult:
     rows_skipped: int = 0
     error: str | None = None
     messages: list[str] = field(default_factory=list)
+    previously_rejected: int = 0  # a duplicate of a file loaded with rejects: the records rejected then
 
     @property
     def ok(self) -> bool:
-        return self.status in ("loaded", "duplicate")
+        return self.status == "loaded" or (self.status == "duplicate" and not self.previously_rejected)
 
 
 def writer_config() -> dict:
@@ -138,7 +139,8 @@ def record_file(con, file_id: int, sha: str, path: Path, size: int, result: File
 
 
 def describe_reject(path: Path, r: Reject) -> str:
-    where = f"line {r.line}" if r.line is not None else (f"offset {r.offset}" if r.offset is not None else "?")
+    where = (f"line {r.line}" if r.line is not None else f"offset {r.offset}" if r.offset is not None
+             else f"record {r.record_ordinal}" if r.record_ordinal is not None else "?")
     return f"{path}: {where}: {r.reason}"
 
 

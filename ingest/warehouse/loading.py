@@ -17,6 +17,7 @@ import duckdb
 
 from ingest.formats import registry
 from ingest.formats.base import BATCH_ROWS, SNIFF_BYTES, FormatError, ParseContext, Parser, Reject, table_of
+from ingest.warehouse import plausibility
 from ingest.warehouse.database import FileResult, describe_reject, first_row, next_file_id, record_file, sha256_of
 from ingest.warehouse.staging import StagedBatches, TableWriter
 
@@ -61,7 +62,7 @@ class _Failure:
         result.records_read = result.rows_rejected
         result.messages = [f"{self.path}: {self.message}"]
         con.begin()
-        con.execute("delete from raw.ingest_files where sha256 = ?", [self.sha])
+        _forget_attempt(con, self.sha)
         # a rejected file is itself the rejected record; keep its first bytes for diagnosis
         rejects = [Reject(self.message, self.head[:4096], self.offset, self.line)] if self.status == "rejected" else []
         record_file(con, next_file_id(con), self.sha, self.path, self.size, result, self.parser, rejects)
@@ -139,15 +140,16 @@ def ingest_files(
 def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pending: set[str]):
     """The file parsed into ``staged``: a ``_ParsedFile``, a ``_Failure``, or a duplicate's ``FileResult``."""
     sha, size = sha256_of(path)
-    previous = first_row(con, "select status from raw.ingest_files where sha256 = ?", [sha])
-    if sha in pending or (previous and previous[0] != "failed"):
-        return FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
+    previous = first_row(con, "select status, rows_rejected from raw.ingest_files where sha256 = ?", [sha])
+    if sha in pending or (previous and previous[0] in ("loaded", "loaded_with_rejects")):
+        return _duplicate(path, previous)
 
     with path.open("rb") as f:
         head = f.read(SNIFF_BYTES)
     parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
     ctx = ParseContext(path=path, options=dict(options or {}))
     result = FileResult(path, "loaded", format=parser.format if parser else None)
+    screen = plausibility.Screen(plausibility.latest_time(path))
     try:
         if size == 0:
             raise FormatError("empty file: expected at least one record")
@@ -161,16 +163,25 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
                     continue
                 if n > BATCH_ROWS * 4:
                     raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
-                staged.add(table_of(parser, batch.table), batch.rows)
+                table = table_of(parser, batch.table)
                 if batch.skipped:
+                    staged.add(table, batch.rows)
                     result.rows_skipped += n
-                else:
-                    result.rows_loaded += n
-                    result.records_loaded += n if batch.records is None else batch.records
+                    continue
+                rows = screen.check(table, batch.rows)
+                staged.add(table, rows)
+                result.rows_loaded += rows.num_rows
+                result.records_loaded += n if batch.records is None else batch.records
         finally:
             staged.close()
+        if screen.rejected:  # each implausible record counted once as loaded: it is a reject instead
+            result.rows_loaded -= staged.drop_records(screen.rejected)
+            result.records_loaded -= len(screen.rejected)
+            ctx.rejects.extend(screen.rejected.values())
         result.records_read = ctx.records_read
         result.rows_rejected = len(ctx.rejects)
+        if result.records_read == 0:
+            raise FormatError("no records: the file holds no record of its format (a header alone, or a header cut short)")
         accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
         if accounted != result.records_read:
             raise RuntimeError(
@@ -217,13 +228,28 @@ def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
 
 
 def _write(con, writer: TableWriter, parsed: _ParsedFile) -> None:
-    if parsed.retry:  # a failed earlier attempt is retried; its manifest row is replaced
-        con.execute("delete from raw.rejects where file_id in (select file_id from raw.ingest_files where sha256 = ?)", [parsed.sha])
-        con.execute("delete from raw.ingest_files where sha256 = ?", [parsed.sha])
+    if parsed.retry:  # a rejected or failed earlier attempt is retried; its manifest row and rejects are replaced
+        _forget_attempt(con, parsed.sha)
     file_id = next_file_id(con)
     for table, part, schema in parsed.staged.parts:
         writer.append(table, part, schema, file_id)
     record_file(con, file_id, parsed.sha, parsed.path, parsed.size, parsed.result, parsed.parser, parsed.ctx.rejects)
+
+
+def _forget_attempt(con, sha: str) -> None:
+    """The manifest row and rejects of an earlier attempt at the same bytes that loaded nothing."""
+    con.execute("delete from raw.rejects where file_id in (select file_id from raw.ingest_files where sha256 = ?)", [sha])
+    con.execute("delete from raw.ingest_files where sha256 = ?", [sha])
+
+
+def _duplicate(path: Path, previous: tuple | None) -> FileResult:
+    """The same bytes again: nothing added. Bytes that were partly rejected before are said to be so and are
+    not a success (``FileResult.ok``): the rejected records are still missing."""
+    if previous and previous[0] == "loaded_with_rejects":
+        return FileResult(path, "duplicate", rows_rejected=0, previously_rejected=previous[1], messages=[
+            f"{path}: already ingested (same sha256) with {previous[1]} records rejected (see raw.rejects); "
+            "nothing added: correct the file, or `perfdb remove` it and ingest it again"])
+    return FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
 
 
 def _staging_dir(con: duckdb.DuckDBPyConnection) -> str | None:

@@ -13,6 +13,7 @@ import pyarrow.parquet as pq
 
 from ingest import raw_tables
 from ingest.formats.base import RawTable
+from ingest.warehouse import plausibility
 
 
 class StagedBatches:
@@ -55,6 +56,26 @@ class StagedBatches:
             self.parts.append((table, path, rows.schema))
         open_writer[0].write_table(rows)
         self.spilled_bytes += rows.nbytes
+
+    def drop_records(self, rejected: dict) -> int:
+        """Rows of records rejected after they were staged (a record whose later rows were implausible)
+        taken out again; returns how many. Rare, so a spilled part is simply read and written anew."""
+        self.close()
+        dropped = 0
+        for k, (table, part, schema) in enumerate(self.parts):
+            if not table.per_record:
+                continue
+            rows = pq.read_table(part) if isinstance(part, Path) else part
+            kept = plausibility.drop_records(rows, rejected)
+            if kept.num_rows == rows.num_rows:
+                continue
+            dropped += rows.num_rows - kept.num_rows
+            if isinstance(part, Path):
+                pq.write_table(kept, part, compression="none")
+            else:
+                self.parts[k] = (table, kept, schema)
+                self.held_bytes += kept.nbytes - rows.nbytes
+        return dropped
 
     def close(self) -> None:
         for writer, _ in self._writers.values():

@@ -131,7 +131,8 @@ def test_empty_file_and_header_only_file(tmp_path):
     header_only = tmp_path / "cpu_header.csv"
     header_only.write_text("system-name;cpu-num;from-timestamp;to-timestamp;delta-time;cpu-busy-time")
     result = loading.ingest_file(con, header_only)
-    assert (result.status, result.format, result.records_read, result.rows_loaded) == ("loaded", "measure.csv", 0, 0)
+    assert (result.status, result.format, result.records_read, result.rows_loaded) == ("rejected", "measure.csv", 1, 0)
+    assert result.error.startswith("no records: ")
 
 
 def test_missing_required_item_and_unknown_entity_reject_the_file(tmp_path):
@@ -149,12 +150,13 @@ def test_missing_required_item_and_unknown_entity_reject_the_file(tmp_path):
 def test_required_items_and_timestamps_are_checked_per_row(tmp_path):
     path = tmp_path / "cpu.csv"
     path.write_text(
-        "system-name|cpu-num|from-timestamp|to-timestamp|delta-time|cpu-busy-time\n"
-        "\\T|0|1997-02-07 12:00:00|1997-02-07 13:00:00|3600000000|1\n"
-        "\\T|1|yesterday|1997-02-07 13:00:00|3600000000|2\n"
-        "\\T|2|1997-02-07 12:00:00|1997-02-07 13:00:00||3\n"
+        # cpu-qtime: a CPU item only, so that the header names the CPU entity (a PROCESS record needs its pin)
+        "system-name|cpu-num|from-timestamp|to-timestamp|delta-time|cpu-busy-time|cpu-qtime\n"
+        "\\T|0|1997-02-07 12:00:00|1997-02-07 13:00:00|3600000000|1|0\n"
+        "\\T|1|yesterday|1997-02-07 13:00:00|3600000000|2|0\n"
+        "\\T|2|1997-02-07 12:00:00|1997-02-07 13:00:00||3|0\n"
         "\n"
-        "\\T|99999999999|1997-02-07 12:00:00|1997-02-07 13:00:00|3600000000|4\n"
+        "\\T|99999999999|1997-02-07 12:00:00|1997-02-07 13:00:00|3600000000|4|0\n"
     )
     con, result = ingest(tmp_path, path)
     assert (result.records_read, result.rows_loaded, result.rows_rejected) == (4, 1, 3)

@@ -73,9 +73,10 @@ def test_empty_and_unknown_files_are_rejected_with_reason(tmp_path):
     assert results["notes.txt"].status == "rejected"
     assert "unrecognised format" in results["notes.txt"].error
     assert _count(home, "raw.rejects") == 2
-    # re-ingesting rejected files adds nothing either
-    assert [r.status for r in _ingest(home, empty, unknown)] == ["duplicate", "duplicate"]
-    assert _count(home, "raw.rejects") == 2
+    # re-sent rejected files are tried again (and rejected again, not "already ingested"); their earlier
+    # manifest rows and rejects are replaced
+    assert [r.status for r in _ingest(home, empty, unknown)] == ["rejected", "rejected"]
+    assert (_count(home, "raw.rejects"), _count(home, "raw.ingest_files")) == (2, 2)
 
 
 def test_cli_exit_codes(tmp_path):

@@ -52,7 +52,9 @@ PLACEMENT = ("system_name", "from_timestamp")  # an interval belongs to the day 
 
 
 def _counters(*pairs: tuple[str, str]) -> tuple[Column, ...]:
-    return tuple(Column(name, I64, meaning) for name, meaning in pairs)
+    # every MEASURE counter accumulates over its interval from 0 (a maximum or a free-page count is a level,
+    # but no more negative than a count): a negative value is not a measurement
+    return tuple(Column(name, I64, meaning, cumulative=True) for name, meaning in pairs)
 
 
 @dataclass(frozen=True)

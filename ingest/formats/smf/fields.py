@@ -320,6 +320,12 @@ def decode_fields(s: Sections, spec: list[FieldSpec]) -> dict[str, pa.Array]:
     return {name: _KINDS[kind](s, rel, width) for name, rel, width, kind, *_ in spec}
 
 
+# kinds decoded from unsigned binary fields: counts and accumulated times, never negative (a negative value
+# is an 8-byte field beyond the range of a 64-bit integer)
+CUMULATIVE_KINDS = frozenset(("int", "tod_us", "cs_us", "u128_us", "u1024_us"))
+
+
 def columns(spec: list[FieldSpec]) -> tuple[Column, ...]:
     """The raw-table columns a field table decodes into."""
-    return tuple(Column(name, KIND_TYPES[kind], doc) for name, _rel, _width, kind, doc, *_ in spec)
+    return tuple(Column(name, KIND_TYPES[kind], doc, cumulative=kind in CUMULATIVE_KINDS)
+                 for name, _rel, _width, kind, doc, *_ in spec)

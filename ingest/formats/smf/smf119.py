@@ -212,7 +212,7 @@ TN3270_TABLE = smf_table(
         *_LEADING,
         Column("record_subtype", I64, "SMFxxSTY: 20 session start, 21 session end."),
         _START_TIME,
-        Column("end_time", TS, "End date and time, as recorded; NULL for subtype 20."),
+        Column("end_time", TS, "End date and time, as recorded; NULL for subtype 20.", optional=True),
         *columns(TN3270_END),
     ),
     ("system_id", "stack_name", "record_subtype", "lu_name", "start_time", "end_time"),

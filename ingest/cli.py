@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 
 from ingest import serve
-from ingest.cli_options import add_format, add_seed, home_of, subcommand
+from ingest.cli_options import add_format, add_seed, home_of, input_format, subcommand
 from ingest.home import Home
 from ingest.plugins import GENERATORS, REPORTS, public_modules
 
@@ -133,9 +135,33 @@ def cmd_run(args) -> int:
         elif step.name == "publish":
             print(step.summary, file=sys.stderr)
 
-    result = pipeline.run(_home_to_write(args), check=not args.skip_check, quiet=args.json,
+    home = home_of(args)
+    nothing = _nothing_to_load(home)
+    if nothing:
+        print(f"perfdb run: nothing to load: {nothing}", file=sys.stderr)
+        return 1
+    result = pipeline.run(home.create(), check=not args.skip_check, quiet=args.json,
                           on_file=None if args.json else _print_progress, on_step=tell)
     return 0 if result.ok else 1
+
+
+def _nothing_to_load(home: Home) -> str | None:
+    """Why ``perfdb run`` has nothing to do (no home, or an empty landing/ and nothing ingested before), else
+    None; so that a mistyped ``--home`` neither creates a home nor publishes an empty warehouse."""
+    if not home.root.exists():
+        return f"{home.root} does not exist (is --home or $PERFDB_HOME right?)"
+    if home.landing.is_dir() and any(not p.name.startswith(".") for p in home.landing.rglob("*") if p.is_file()):
+        return None
+    if home.db_path.exists():
+        import duckdb
+
+        try:
+            with duckdb.connect(str(home.db_path), read_only=True) as con:
+                if con.execute("select count(*) from raw.ingest_files").fetchone()[0]:
+                    return None  # files ingested earlier: rebuild and publish them
+        except duckdb.Error:
+            return None  # busy or older than the manifest: let the pipeline say what is wrong
+    return f"{home.landing} holds no files and nothing was ingested before (copy files there, or `perfdb ingest PATH`)"
 
 
 def cmd_demo(args) -> int:
@@ -207,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = subcommand(sub, "ingest", cmd_ingest, help="load files into the raw schema")
     s.add_argument("paths", nargs="*", help="files or directories (default: landing/)")
-    s.add_argument("--format", help="skip sniffing and use this format (e.g. measure.binary)")
+    s.add_argument("--format", type=input_format, help="skip sniffing and use this format (e.g. measure.binary)")
     s.add_argument("--ddl", action="append", help="DDL file describing binary MEASURE records (repeatable)")
 
     s = subcommand(sub, "remove", cmd_remove, help="un-ingest files: their rows, rejects and manifest rows")
@@ -245,13 +271,27 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.json and getattr(args, "takes_format", False):
+        args.format = "json"  # `perfdb --json report ...` is `--format json`: --json means one thing everywhere
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # inside the try: a reader that went away fails here, not in the interpreter's exit
+        return status
     except FileNotFoundError as e:  # a path named, or a warehouse not built or published yet: the message says which
         print(f"perfdb {args.command}: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_went_away()
+
+
+def _reader_went_away() -> int:
+    """``perfdb report ... | head``: the reader closed the pipe. Stop quietly, as ``cat`` does; stdout is pointed
+    at /dev/null so that the interpreter's last flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

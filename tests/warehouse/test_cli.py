@@ -3,9 +3,12 @@ generator shares, and what ``perfdb generate`` leaves unimported."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+from pathlib import Path
 
+import duckdb
 import pytest
 
 from ingest import cli
@@ -39,6 +42,7 @@ def test_readers_leave_a_missing_home_missing_and_writers_create_it(tmp_path, ca
         (["report", "trend", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
         (["report", "capacity", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
         (["sql", "select 1", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
+        (["ingest", "--format", "nope", "x.csv"], "argument --format: unknown format 'nope'; known: smf.binary,"),
         (["report", "trend", "--to", "1 Jan 1986"], "argument --to: expected a date as YYYY-MM-DD, got '1 Jan 1986'"),
         (["generate", "benchmark", "--start", "2026-13-01"], "argument --start: expected a date as YYYY-MM-DD, got '2026-13-01'"),
         (["generate", "smf", "--days", "0"], "argument --days: 0 must be a positive whole number"),
@@ -79,3 +83,34 @@ def test_generate_imports_neither_duckdb_nor_the_parser_registry(tmp_path, famil
     assert run.stdout.splitlines()[-1] == "0 []"
     assert any(p.is_file() for p in out.rglob("*"))
     assert not (tmp_path / "home").exists()  # --out given: the home is not touched
+
+
+PERFDB = str(Path(sys.executable).parent / "perfdb")
+
+
+def test_a_reader_that_stops_reading_ends_perfdb_quietly(tmp_path):
+    """``perfdb sql ... | head -1``: no BrokenPipeError traceback, the status of a process ended by SIGPIPE."""
+    home = Home(tmp_path / "home").create()
+    duckdb.connect(str(home.serving_path)).close()
+    proc = subprocess.Popen([PERFDB, "--home", str(home.root), "sql", "select * from range(300000)"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline() == b"range\n"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert (proc.wait(), err) == (128 + signal.SIGPIPE, "")
+
+
+def test_run_on_a_mistyped_home_creates_nothing(tmp_path, capsys):
+    home = tmp_path / "perfdb_hmoe"
+    assert cli.main(["--home", str(home), "run"]) == 1
+    assert capsys.readouterr().err == f"perfdb run: nothing to load: {home} does not exist (is --home or $PERFDB_HOME right?)\n"
+    assert not home.exists()
+
+
+def test_run_on_an_empty_home_publishes_nothing(tmp_path, capsys):
+    home = Home(tmp_path / "home").create()
+    assert cli.main(["--home", str(home.root), "run"]) == 1
+    assert capsys.readouterr().err == (
+        f"perfdb run: nothing to load: {home.landing} holds no files and nothing was ingested before "
+        "(copy files there, or `perfdb ingest PATH`)\n")
+    assert not home.db_path.exists() and not home.serving_path.exists()

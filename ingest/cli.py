@@ -46,17 +46,42 @@ def _emit(args, summary: dict, lines: list[str]) -> None:
             print(line)
 
 
-def _print_progress(done: int, total: int, res) -> None:
-    print(
-        f"[{done}/{total}] {res.path.name}: {res.status} ({res.format or '-'}) "
-        f"records read={res.records_read} loaded={res.records_loaded} rejected={res.rows_rejected} "
-        f"skipped={res.rows_skipped}; rows written={res.rows_loaded}",
-        file=sys.stderr,
-    )
-    for msg in res.messages[:20]:
-        print(f"    {msg}", file=sys.stderr)
-    if len(res.messages) > 20:
-        print(f"    ... {len(res.messages) - 20} more (see raw.rejects)", file=sys.stderr)
+class FileProgress:
+    """What ``perfdb ingest`` and ``run`` say per file: on a terminal a progress bar, with a line for each file
+    that did not load cleanly; elsewhere one plain line per file. Files are named as the user would type them
+    (``perfdb_home/landing/measure/2026-01-20/cpu.csv``, not ``cpu.csv``)."""
+
+    def __init__(self):
+        from ingest.output import progress_bar
+
+        self.bar = progress_bar("ingest")
+
+    def __call__(self, done: int, total: int, res) -> None:
+        if self.bar is not None:
+            self.bar.update(done, total)
+            if res.ok:
+                return
+        print(self.line(done, total, res), file=sys.stderr)
+        for msg in res.messages[:20]:
+            print(f"    {msg}", file=sys.stderr)
+        if len(res.messages) > 20:
+            print(f"    ... {len(res.messages) - 20} more (see raw.rejects)", file=sys.stderr)
+
+    @staticmethod
+    def line(done: int, total: int, res) -> str:
+        from ingest.output import shown
+
+        return (f"[{done}/{total}] {shown(res.path)}: {res.status} ({res.format or '-'}) "
+                f"records read={res.records_read} loaded={res.records_loaded} rejected={res.rows_rejected} "
+                f"skipped={res.rows_skipped}; rows written={res.rows_loaded}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _file_progress(args) -> FileProgress | None:
+    return None if args.json else FileProgress()
 
 
 # -- ingest / remove ---------------------------------------------------------------------------------
@@ -67,9 +92,12 @@ def cmd_ingest(args) -> int:
     home = _home_to_write(args)
     paths = [Path(p) for p in args.paths] or [home.landing]
     options = pipeline.ingest_options(home, args.ddl)
-    results = pipeline.ingest_paths(
-        home, paths, format_name=args.format, options=options, on_file=None if args.json else _print_progress
-    )
+    progress = _file_progress(args)
+    try:
+        results = pipeline.ingest_paths(home, paths, format_name=args.format, options=options, on_file=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     summary = pipeline.ingest_summary(results)
     _emit(args, summary, [pipeline.ingest_line(summary)])
     return 0 if all(r.ok for r in results) else 1
@@ -102,7 +130,23 @@ def cmd_build(args) -> int:
 
     home = _home_to_write(args)
     connect(home).close()  # raw schema and manifest exist even before the first ingest
-    return dbt_runner.build(home, select=args.select, quiet=args.json)
+    status = dbt_runner.build(home, select=args.select, quiet=args.json)
+    _tell_build(args, home)
+    return status
+
+
+def _tell_build(args, home: Home, out=None) -> None:
+    """dbt's results by stage (nothing when dbt ended before it had any: its output's end is on stderr)."""
+    from ingest import dbt_runner
+
+    try:
+        summary = dbt_runner.stage_summary(home)
+    except FileNotFoundError:
+        return
+    if args.json:
+        print(json.dumps(summary, indent=2), file=out or sys.stdout)
+    else:
+        print("\n".join(dbt_runner.summary_lines(summary)), file=out or sys.stdout)
 
 
 def cmd_check(args) -> int:
@@ -124,8 +168,12 @@ def cmd_run(args) -> int:
     from ingest import pipeline
 
     def tell(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
-        if step.name == "build" and step.status == pipeline.FAILED:
-            print("perfdb run: dbt build failed; serving.duckdb left as it was", file=sys.stderr)
+        if step.name == "ingest":
+            print(step.summary, file=sys.stderr)
+        elif step.name == "build":
+            _tell_build(args, home, out=sys.stderr)
+            if step.status == pipeline.FAILED:
+                print("perfdb run: dbt build failed; serving.duckdb left as it was", file=sys.stderr)
         elif step.name == "check" and result.validation is not None:
             from quality.runner import print_report
 
@@ -140,8 +188,19 @@ def cmd_run(args) -> int:
     if nothing:
         print(f"perfdb run: nothing to load: {nothing}", file=sys.stderr)
         return 1
-    result = pipeline.run(home.create(), check=not args.skip_check, quiet=args.json,
-                          on_file=None if args.json else _print_progress, on_step=tell)
+    progress = _file_progress(args)
+
+    def tell_and_close(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
+        if step.name == "ingest" and progress is not None:
+            progress.close()  # before dbt's own bar
+        tell(step, result)
+
+    try:
+        result = pipeline.run(home.create(), check=not args.skip_check, quiet=args.json, on_file=progress,
+                              on_step=tell_and_close)
+    finally:
+        if progress is not None:
+            progress.close()
     return 0 if result.ok else 1
 
 

@@ -3,9 +3,11 @@ generator shares, and what ``perfdb generate`` leaves unimported."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -114,3 +116,52 @@ def test_run_on_an_empty_home_publishes_nothing(tmp_path, capsys):
         f"perfdb run: nothing to load: {home.landing} holds no files and nothing was ingested before "
         "(copy files there, or `perfdb ingest PATH`)\n")
     assert not home.db_path.exists() and not home.serving_path.exists()
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting to be reaped."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def _wait_for(condition, what: str, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from Linux's /proc")
+def test_dbt_dies_with_perfdb_build(tmp_path):
+    """kill -9 of `perfdb build` leaves no dbt writing the warehouse; dbt ran in a process group of its own."""
+    perfdb = subprocess.Popen([PERFDB, "--home", str(tmp_path / "home"), "build"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: _children(perfdb.pid), "dbt to start")
+        (dbt,) = _children(perfdb.pid)
+        assert os.getpgid(dbt) == dbt != os.getpgid(perfdb.pid)
+    finally:
+        perfdb.kill()
+        perfdb.wait()
+    _wait_for(lambda: not _alive(dbt), "dbt to die with perfdb", timeout=10)
+
+
+def test_ingest_names_each_file_as_the_user_passed_it_without_colour(tmp_path):
+    """Two days' cpu.csv are two different lines; stderr is not a terminal, so plain lines and no escape codes."""
+    env = {**os.environ, "PERFDB_HOME": "home"}
+    gen = ["generate", "measure", "--days", "2", "--cpus", "2", "--processes", "4", "--discs", "1", "--forms", "csv",
+           "--out", "in"]
+    subprocess.run([PERFDB, *gen], cwd=tmp_path, env=env, check=True, capture_output=True)
+    run = subprocess.run([PERFDB, "ingest", "in/csv/"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert [line.split(":")[0] for line in lines if "cpu.csv" in line] == [
+        "[1/14] in/csv/PROD1/2026-01-05/cpu.csv", "[8/14] in/csv/PROD1/2026-01-06/cpu.csv"]
+    assert "\x1b[" not in run.stderr + run.stdout
+    assert run.stdout.startswith("14 files: 14 loaded, 0 with rejects")

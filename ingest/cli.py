@@ -8,6 +8,7 @@
     perfdb run                       ingest landing/ -> build -> check -> publish
     perfdb report {threshold,trend,...}
     perfdb sql "select ..."          ad-hoc SQL on serving.duckdb (read-only)
+    perfdb docs [--serve]            dbt's docs site (lineage graph) beside the GX Data Docs
     perfdb generate {measure,...}    realistic synthetic data
     perfdb demo                      generate, run, print the threshold report of the busiest day
 
@@ -27,7 +28,7 @@ import signal
 import sys
 from pathlib import Path
 
-from ingest import serve
+from ingest import docs_site, serve
 from ingest.cli_options import add_format, add_seed, home_of, input_format, subcommand
 from ingest.home import Home
 from ingest.plugins import GENERATORS, REPORTS, public_modules
@@ -320,6 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_parser(rep_sub)
 
     serve.add_parser(sub)
+    docs_site.add_parser(sub)
 
     s = subcommand(sub, "demo", cmd_demo, help="generate demo data, run the pipeline, print the threshold report")
     add_seed(s)

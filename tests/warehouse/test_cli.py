@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import duckdb
@@ -165,3 +167,29 @@ def test_ingest_names_each_file_as_the_user_passed_it_without_colour(tmp_path):
         "[1/14] in/csv/PROD1/2026-01-05/cpu.csv", "[8/14] in/csv/PROD1/2026-01-06/cpu.csv"]
     assert "\x1b[" not in run.stderr + run.stdout
     assert run.stdout.startswith("14 files: 14 loaded, 0 with rejects")
+
+
+def test_docs_serves_the_two_sites_and_nothing_else_of_the_home(tmp_path):
+    home = Home(tmp_path / "home").create()
+    for site, text in (("dbt_docs", b"lineage"), ("docs", b"validations")):
+        (home.warehouse_dir / site).mkdir()
+        (home.warehouse_dir / site / "index.html").write_bytes(text)
+    home.db_path.write_bytes(b"not for the web")
+    proc = subprocess.Popen([PERFDB, "--home", str(home.root), "docs", "--no-generate", "--serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        listed = [proc.stdout.readline() for _ in range(2)]
+        assert [line.split(":", 1)[0] for line in listed] == [
+            "dbt docs (models, columns, lineage graph)", "GX Data Docs (validation results)"]
+        url = proc.stderr.readline().split("serving on ", 1)[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        assert urllib.request.urlopen(url + "dbt_docs/index.html").read() == b"lineage"
+        assert urllib.request.urlopen(url + "docs/index.html").read() == b"validations"
+        assert b'href="/dbt_docs/index.html"' in urllib.request.urlopen(url).read()
+        for path in ("warehouse/perfdb.duckdb", "perfdb.duckdb", "dbt_docs/../perfdb.duckdb"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(url + path)
+            assert refused.value.code == 404
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0

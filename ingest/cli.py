@@ -8,6 +8,7 @@
     perfdb run                       ingest landing/ -> build -> check -> publish
     perfdb report {threshold,trend,...}
     perfdb sql "select ..."          ad-hoc SQL on serving.duckdb (read-only)
+    perfdb docs [--serve]            dbt's docs site (lineage graph) beside the GX Data Docs
     perfdb generate {measure,...}    realistic synthetic data
     perfdb demo                      generate, run, print the threshold report of the busiest day
 
@@ -22,11 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 
-from ingest import serve
-from ingest.cli_options import add_format, add_seed, home_of, subcommand
+from ingest import docs_site, serve
+from ingest.cli_options import add_format, add_seed, home_of, input_format, subcommand
 from ingest.home import Home
 from ingest.plugins import GENERATORS, REPORTS, public_modules
 
@@ -44,17 +47,42 @@ def _emit(args, summary: dict, lines: list[str]) -> None:
             print(line)
 
 
-def _print_progress(done: int, total: int, res) -> None:
-    print(
-        f"[{done}/{total}] {res.path.name}: {res.status} ({res.format or '-'}) "
-        f"records read={res.records_read} loaded={res.records_loaded} rejected={res.rows_rejected} "
-        f"skipped={res.rows_skipped}; rows written={res.rows_loaded}",
-        file=sys.stderr,
-    )
-    for msg in res.messages[:20]:
-        print(f"    {msg}", file=sys.stderr)
-    if len(res.messages) > 20:
-        print(f"    ... {len(res.messages) - 20} more (see raw.rejects)", file=sys.stderr)
+class FileProgress:
+    """What ``perfdb ingest`` and ``run`` say per file: on a terminal a progress bar, with a line for each file
+    that did not load cleanly; elsewhere one plain line per file. Files are named as the user would type them
+    (``perfdb_home/landing/measure/2026-01-20/cpu.csv``, not ``cpu.csv``)."""
+
+    def __init__(self):
+        from ingest.output import progress_bar
+
+        self.bar = progress_bar("ingest")
+
+    def __call__(self, done: int, total: int, res) -> None:
+        if self.bar is not None:
+            self.bar.update(done, total)
+            if res.ok:
+                return
+        print(self.line(done, total, res), file=sys.stderr)
+        for msg in res.messages[:20]:
+            print(f"    {msg}", file=sys.stderr)
+        if len(res.messages) > 20:
+            print(f"    ... {len(res.messages) - 20} more (see raw.rejects)", file=sys.stderr)
+
+    @staticmethod
+    def line(done: int, total: int, res) -> str:
+        from ingest.output import shown
+
+        return (f"[{done}/{total}] {shown(res.path)}: {res.status} ({res.format or '-'}) "
+                f"records read={res.records_read} loaded={res.records_loaded} rejected={res.rows_rejected} "
+                f"skipped={res.rows_skipped}; rows written={res.rows_loaded}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _file_progress(args) -> FileProgress | None:
+    return None if args.json else FileProgress()
 
 
 # -- ingest / remove ---------------------------------------------------------------------------------
@@ -65,9 +93,12 @@ def cmd_ingest(args) -> int:
     home = _home_to_write(args)
     paths = [Path(p) for p in args.paths] or [home.landing]
     options = pipeline.ingest_options(home, args.ddl)
-    results = pipeline.ingest_paths(
-        home, paths, format_name=args.format, options=options, on_file=None if args.json else _print_progress
-    )
+    progress = _file_progress(args)
+    try:
+        results = pipeline.ingest_paths(home, paths, format_name=args.format, options=options, on_file=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     summary = pipeline.ingest_summary(results)
     _emit(args, summary, [pipeline.ingest_line(summary)])
     return 0 if all(r.ok for r in results) else 1
@@ -100,7 +131,23 @@ def cmd_build(args) -> int:
 
     home = _home_to_write(args)
     connect(home).close()  # raw schema and manifest exist even before the first ingest
-    return dbt_runner.build(home, select=args.select, quiet=args.json)
+    status = dbt_runner.build(home, select=args.select, quiet=args.json)
+    _tell_build(args, home)
+    return status
+
+
+def _tell_build(args, home: Home, out=None) -> None:
+    """dbt's results by stage (nothing when dbt ended before it had any: its output's end is on stderr)."""
+    from ingest import dbt_runner
+
+    try:
+        summary = dbt_runner.stage_summary(home)
+    except FileNotFoundError:
+        return
+    if args.json:
+        print(json.dumps(summary, indent=2), file=out or sys.stdout)
+    else:
+        print("\n".join(dbt_runner.summary_lines(summary)), file=out or sys.stdout)
 
 
 def cmd_check(args) -> int:
@@ -122,8 +169,12 @@ def cmd_run(args) -> int:
     from ingest import pipeline
 
     def tell(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
-        if step.name == "build" and step.status == pipeline.FAILED:
-            print("perfdb run: dbt build failed; serving.duckdb left as it was", file=sys.stderr)
+        if step.name == "ingest":
+            print(step.summary, file=sys.stderr)
+        elif step.name == "build":
+            _tell_build(args, home, out=sys.stderr)
+            if step.status == pipeline.FAILED:
+                print("perfdb run: dbt build failed; serving.duckdb left as it was", file=sys.stderr)
         elif step.name == "check" and result.validation is not None:
             from quality.runner import print_report
 
@@ -133,9 +184,44 @@ def cmd_run(args) -> int:
         elif step.name == "publish":
             print(step.summary, file=sys.stderr)
 
-    result = pipeline.run(_home_to_write(args), check=not args.skip_check, quiet=args.json,
-                          on_file=None if args.json else _print_progress, on_step=tell)
+    home = home_of(args)
+    nothing = _nothing_to_load(home)
+    if nothing:
+        print(f"perfdb run: nothing to load: {nothing}", file=sys.stderr)
+        return 1
+    progress = _file_progress(args)
+
+    def tell_and_close(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
+        if step.name == "ingest" and progress is not None:
+            progress.close()  # before dbt's own bar
+        tell(step, result)
+
+    try:
+        result = pipeline.run(home.create(), check=not args.skip_check, quiet=args.json, on_file=progress,
+                              on_step=tell_and_close)
+    finally:
+        if progress is not None:
+            progress.close()
     return 0 if result.ok else 1
+
+
+def _nothing_to_load(home: Home) -> str | None:
+    """Why ``perfdb run`` has nothing to do (no home, or an empty landing/ and nothing ingested before), else
+    None; so that a mistyped ``--home`` neither creates a home nor publishes an empty warehouse."""
+    if not home.root.exists():
+        return f"{home.root} does not exist (is --home or $PERFDB_HOME right?)"
+    if home.landing.is_dir() and any(not p.name.startswith(".") for p in home.landing.rglob("*") if p.is_file()):
+        return None
+    if home.db_path.exists():
+        import duckdb
+
+        try:
+            with duckdb.connect(str(home.db_path), read_only=True) as con:
+                if con.execute("select count(*) from raw.ingest_files").fetchone()[0]:
+                    return None  # files ingested earlier: rebuild and publish them
+        except duckdb.Error:
+            return None  # busy or older than the manifest: let the pipeline say what is wrong
+    return f"{home.landing} holds no files and nothing was ingested before (copy files there, or `perfdb ingest PATH`)"
 
 
 def cmd_demo(args) -> int:
@@ -207,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = subcommand(sub, "ingest", cmd_ingest, help="load files into the raw schema")
     s.add_argument("paths", nargs="*", help="files or directories (default: landing/)")
-    s.add_argument("--format", help="skip sniffing and use this format (e.g. measure.binary)")
+    s.add_argument("--format", type=input_format, help="skip sniffing and use this format (e.g. measure.binary)")
     s.add_argument("--ddl", action="append", help="DDL file describing binary MEASURE records (repeatable)")
 
     s = subcommand(sub, "remove", cmd_remove, help="un-ingest files: their rows, rejects and manifest rows")
@@ -235,6 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_parser(rep_sub)
 
     serve.add_parser(sub)
+    docs_site.add_parser(sub)
 
     s = subcommand(sub, "demo", cmd_demo, help="generate demo data, run the pipeline, print the threshold report")
     add_seed(s)
@@ -245,13 +332,27 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.json and getattr(args, "takes_format", False):
+        args.format = "json"  # `perfdb --json report ...` is `--format json`: --json means one thing everywhere
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # inside the try: a reader that went away fails here, not in the interpreter's exit
+        return status
     except FileNotFoundError as e:  # a path named, or a warehouse not built or published yet: the message says which
         print(f"perfdb {args.command}: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_went_away()
+
+
+def _reader_went_away() -> int:
+    """``perfdb report ... | head``: the reader closed the pipe. Stop quietly, as ``cat`` does; stdout is pointed
+    at /dev/null so that the interpreter's last flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

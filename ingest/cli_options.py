@@ -68,8 +68,21 @@ def subcommand(subparsers, name: str, func: Callable, help: str, description: st
 # -- reports ---------------------------------------------------------------------------------------
 
 def add_format(p: argparse.ArgumentParser) -> None:
+    """``--format table|csv|json``; the global ``--json`` sets it to json (``takes_format``)."""
     p.add_argument("--format", choices=FORMATS, default="table",
                    help="table (default), csv, or json: an array of objects keyed by column name")
+    p.set_defaults(takes_format=True)
+
+
+def input_format(text: str) -> str:
+    """``perfdb ingest --format NAME``: one of the parsers' formats. The registry is imported only when the
+    option is given, so that ``perfdb --help`` stays light."""
+    from ingest.formats.registry import all_parsers
+
+    known = [parser.format for parser in all_parsers()]
+    if text not in known:
+        raise argparse.ArgumentTypeError(f"unknown format {text!r}; known: {', '.join(known)}")
+    return text
 
 
 def add_system_filter(p: argparse.ArgumentParser, example: str | None = None) -> None:

@@ -1,4 +1,5 @@
-"""Printing result rows as an aligned table, CSV or a JSON array of objects keyed by column name."""
+"""What perfdb prints: result rows as an aligned table, CSV or a JSON array of objects keyed by column name;
+paths as the user would type them; a progress bar on a terminal (and nothing, not colour codes, elsewhere)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import datetime as dt
 import decimal
 import json
 import sys
+from pathlib import Path
 from typing import Sequence
 
 
@@ -45,3 +47,41 @@ def _numeric(s: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def shown(path: Path) -> str:
+    """A path relative to the current directory when it is below it (as the user named the home), else whole."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+class ProgressBar:
+    """``rich``'s progress bar on stderr, removed when done; ``update(done, total)`` as work advances."""
+
+    def __init__(self, label: str):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                             transient=True, console=Console(stderr=True))
+        self._task = self._bar.add_task(label, total=None)
+        self._bar.start()
+
+    def update(self, done: int, total: int) -> None:
+        self._bar.update(self._task, completed=done, total=total)
+
+    def close(self) -> None:
+        self._bar.stop()
+
+
+def progress_bar(label: str) -> ProgressBar | None:
+    """A progress bar when stderr is a terminal and ``rich`` is installed; None otherwise (the caller then prints
+    plain lines, or nothing)."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        return ProgressBar(label)
+    except ImportError:
+        return None

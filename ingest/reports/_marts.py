@@ -19,6 +19,79 @@ def where(conditions: dict[str, object]) -> tuple[str, list]:
     return (" where " + " and ".join(given) if given else ""), list(given.values())
 
 
+# the columns that name a measured system or host, and those that place a row on a day, in every mart
+SYSTEM_COLUMNS = ("system_name", "host", "system_id")
+DAY_COLUMNS = ("shift_date", "interval_start", "captured_at", "hour_start")
+
+
+def _columns_named(home: Home, names: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(table, column) of every marts table with one of ``names``, the first of them for each table."""
+    marks = ", ".join("?" for _ in names)
+    _, rows = query_mart(
+        home,
+        f"select table_name, column_name from information_schema.columns "
+        f"where table_schema = 'marts' and column_name in ({marks}) order by table_name",
+        list(names),
+    )
+    first: dict[str, str] = {}
+    for table, column in rows:
+        if table not in first or names.index(column) < names.index(first[table]):
+            first[table] = column
+    return sorted(first.items())
+
+
+def known_systems(home: Home) -> list[str]:
+    """Every system and host measured: named in a mart whose rows are placed on a day (the published reference
+    systems the benchmark and cost marts compare with are not measured here)."""
+    measured = dict(_columns_named(home, DAY_COLUMNS))
+    selects = [f"select cast({column} as varchar) as name from marts.{table}"
+               for table, column in _columns_named(home, SYSTEM_COLUMNS) if table in measured]
+    if not selects:
+        return []
+    _, rows = query_mart(home, f"select distinct name from ({' union all '.join(selects)}) where name is not null "
+                               "order by name", [])
+    return [name for (name,) in rows]
+
+
+def resolve_system(home: Home, name: str | None) -> str | None:
+    """The system ``--system`` names, as the marts spell it: ``PROD1`` is ``\\PROD1`` (the shell ate the backslash
+    of an unquoted NonStop name), and case does not matter; a name no mart holds raises ReportError."""
+    if not name:
+        return None
+    known = known_systems(home)
+    for candidate in (name, "\\" + name.lstrip("\\")):
+        matches = [k for k in known if k.lower() == candidate.lower()]
+        if matches:
+            return matches[0]
+    raise ReportError(f"unknown system {name!r}; known: {', '.join(known) or 'none (the warehouse is empty)'}")
+
+
+def data_range(home: Home) -> tuple | None:
+    """The first and last day any mart holds measurements of (None when there are none)."""
+    selects = [f"select cast({column} as date) as day from marts.{table}"
+               for table, column in _columns_named(home, DAY_COLUMNS)]
+    if not selects:
+        return None
+    _, rows = query_mart(home, f"select min(day), max(day) from ({' union all '.join(selects)})", [])
+    return rows[0] if rows and rows[0][0] is not None else None
+
+
+def has_data_on(home: Home, day) -> bool:
+    selects = [f"select 1 from marts.{table} where cast({column} as date) = ?"
+               for table, column in _columns_named(home, DAY_COLUMNS)]
+    if not selects:
+        return False
+    _, rows = query_mart(home, f"select exists({' union all '.join(selects)})", [day] * len(selects))
+    return bool(rows[0][0])
+
+
+def no_data_message(home: Home, what: str) -> str:
+    """``no data on 2027-01-01; the warehouse holds 2026-01-05 to 2026-03-05``."""
+    span = data_range(home)
+    held = f"the warehouse holds {span[0]} to {span[1]}" if span else "the warehouse holds no measurements yet"
+    return f"no data {what}; {held}"
+
+
 def query_mart(home: Home, sql: str, params: list) -> tuple[list[str], list[tuple]]:
     """Runs a query on serving.duckdb (read-only); a missing warehouse or mart raises ReportError."""
     # imported here: every `perfdb` start registers each report's options, only a report that runs needs DuckDB

@@ -31,7 +31,7 @@ from ingest.capacity import config_checks, queueing
 from ingest.cli_options import add_format, add_system_filter, home_of, subcommand
 from ingest.home import Home
 from ingest.output import print_rows
-from ingest.reports._marts import ReportError, query_mart, where
+from ingest.reports._marts import ReportError, query_mart, resolve_system, where
 
 # what `perfdb report --help` lists and `perfdb report capacity --help` explains
 HELP = "capacity forecast and what-if per resource, cost per transaction, benchmark comparison, config checks"
@@ -150,6 +150,7 @@ def print_report(args, out=None) -> int:
                 return 0
         else:
             home = home_of(args)
+            args.system = resolve_system(home, args.system)
             if args.cost:
                 columns, rows = cost_rows(home, args.system)
             elif args.benchmarks:

@@ -50,7 +50,9 @@ import sys
 from ingest.cli_options import add_date, add_format, add_system_filter, home_of, subcommand
 from ingest.home import Home
 from ingest.reports._enform_format import Column, f_mask, i_mask, render_table, table_width, text_column
-from ingest.reports._marts import ReportError, print_machine_readable, query_mart, where
+from ingest.reports._marts import (
+    ReportError, has_data_on, no_data_message, print_machine_readable, query_mart, resolve_system, where,
+)
 
 # what `perfdb report --help` lists and `perfdb report threshold --help` explains
 HELP = "daily threshold report (every rule of the thresholds seed crossed on a date)"
@@ -176,10 +178,15 @@ def render_exceptions(columns: list[str], rows: list[tuple], date: dt.date) -> l
 
 
 def print_report(home: Home, date: dt.date, fmt: str, system: str | None = None, out=None) -> int:
+    """Exit status 0 when the date has data (crossings or none), 1 when it has none or the warehouse is missing."""
     out = out or sys.stdout
     try:
+        system = resolve_system(home, system)
+        exceptions = fetch_exceptions(home, date, system)
+        if not exceptions[1] and not has_data_on(home, date):
+            raise ReportError(no_data_message(home, f"on {date}"))
         if fmt != "table":
-            print_machine_readable(*fetch_exceptions(home, date, system), fmt, out=out)
+            print_machine_readable(*exceptions, fmt, out=out)
             return 0
         figure_1 = fetch(home, date, system)
         others = fetch_exceptions(home, date, system, other_than_cpu=True)

@@ -27,7 +27,9 @@ import sys
 from ingest.cli_options import add_date_range, add_format, add_system_filter, home_of, subcommand
 from ingest.home import Home
 from ingest.reports._enform_format import Column, f_mask, render_table, table_width, zero_filled
-from ingest.reports._marts import ReportError, print_machine_readable, query_mart, where
+from ingest.reports._marts import (
+    ReportError, no_data_message, print_machine_readable, query_mart, resolve_system, where,
+)
 
 # what `perfdb report --help` lists and `perfdb report trend --help` explains
 HELP = "CPU trend report (the busiest hour of each day)"
@@ -83,19 +85,19 @@ def print_report(home: Home, date_from, date_to, fmt: str, system: str | None = 
         print(f"perfdb report trend: --from {date_from} is after --to {date_to}", file=sys.stderr)
         return 2
     try:
-        columns, rows = fetch(home, date_from, date_to, system)
+        columns, rows = fetch(home, date_from, date_to, resolve_system(home, system))
+        if not rows:
+            raise ReportError(no_data_message(
+                home, f"of hourly CPU between {date_from or 'the start'} and {date_to or 'the end'}"))
     except ReportError as e:
         print(f"perfdb report trend: {e}", file=sys.stderr)
         return 1
     if fmt != "table":
         print_machine_readable(columns, rows, fmt, out=out)
-    elif rows:
+    else:
         day = columns.index("trend_date")
         first, last = date_from or rows[0][day], date_to or rows[-1][day]
         out.write("\n".join(render(columns, rows, first, last)) + "\n")
-    else:
-        print(f"perfdb report trend: no hourly CPU data between {date_from or 'the start'} and "
-              f"{date_to or 'the end'}", file=sys.stderr)
     return 0
 
 

@@ -3,9 +3,16 @@ generator shares, and what ``perfdb generate`` leaves unimported."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
 
+import duckdb
 import pytest
 
 from ingest import cli
@@ -39,6 +46,7 @@ def test_readers_leave_a_missing_home_missing_and_writers_create_it(tmp_path, ca
         (["report", "trend", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
         (["report", "capacity", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
         (["sql", "select 1", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
+        (["ingest", "--format", "nope", "x.csv"], "argument --format: unknown format 'nope'; known: smf.binary,"),
         (["report", "trend", "--to", "1 Jan 1986"], "argument --to: expected a date as YYYY-MM-DD, got '1 Jan 1986'"),
         (["generate", "benchmark", "--start", "2026-13-01"], "argument --start: expected a date as YYYY-MM-DD, got '2026-13-01'"),
         (["generate", "smf", "--days", "0"], "argument --days: 0 must be a positive whole number"),
@@ -79,3 +87,109 @@ def test_generate_imports_neither_duckdb_nor_the_parser_registry(tmp_path, famil
     assert run.stdout.splitlines()[-1] == "0 []"
     assert any(p.is_file() for p in out.rglob("*"))
     assert not (tmp_path / "home").exists()  # --out given: the home is not touched
+
+
+PERFDB = str(Path(sys.executable).parent / "perfdb")
+
+
+def test_a_reader_that_stops_reading_ends_perfdb_quietly(tmp_path):
+    """``perfdb sql ... | head -1``: no BrokenPipeError traceback, the status of a process ended by SIGPIPE."""
+    home = Home(tmp_path / "home").create()
+    duckdb.connect(str(home.serving_path)).close()
+    proc = subprocess.Popen([PERFDB, "--home", str(home.root), "sql", "select * from range(300000)"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline() == b"range\n"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert (proc.wait(), err) == (128 + signal.SIGPIPE, "")
+
+
+def test_run_on_a_mistyped_home_creates_nothing(tmp_path, capsys):
+    home = tmp_path / "perfdb_hmoe"
+    assert cli.main(["--home", str(home), "run"]) == 1
+    assert capsys.readouterr().err == f"perfdb run: nothing to load: {home} does not exist (is --home or $PERFDB_HOME right?)\n"
+    assert not home.exists()
+
+
+def test_run_on_an_empty_home_publishes_nothing(tmp_path, capsys):
+    home = Home(tmp_path / "home").create()
+    assert cli.main(["--home", str(home.root), "run"]) == 1
+    assert capsys.readouterr().err == (
+        f"perfdb run: nothing to load: {home.landing} holds no files and nothing was ingested before "
+        "(copy files there, or `perfdb ingest PATH`)\n")
+    assert not home.db_path.exists() and not home.serving_path.exists()
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting to be reaped."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def _wait_for(condition, what: str, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from Linux's /proc")
+def test_dbt_dies_with_perfdb_build(tmp_path):
+    """kill -9 of `perfdb build` leaves no dbt writing the warehouse; dbt ran in a process group of its own."""
+    perfdb = subprocess.Popen([PERFDB, "--home", str(tmp_path / "home"), "build"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: _children(perfdb.pid), "dbt to start")
+        (dbt,) = _children(perfdb.pid)
+        assert os.getpgid(dbt) == dbt != os.getpgid(perfdb.pid)
+    finally:
+        perfdb.kill()
+        perfdb.wait()
+    _wait_for(lambda: not _alive(dbt), "dbt to die with perfdb", timeout=10)
+
+
+def test_ingest_names_each_file_as_the_user_passed_it_without_colour(tmp_path):
+    """Two days' cpu.csv are two different lines; stderr is not a terminal, so plain lines and no escape codes."""
+    env = {**os.environ, "PERFDB_HOME": "home"}
+    gen = ["generate", "measure", "--days", "2", "--cpus", "2", "--processes", "4", "--discs", "1", "--forms", "csv",
+           "--out", "in"]
+    subprocess.run([PERFDB, *gen], cwd=tmp_path, env=env, check=True, capture_output=True)
+    run = subprocess.run([PERFDB, "ingest", "in/csv/"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert [line.split(":")[0] for line in lines if "cpu.csv" in line] == [
+        "[1/14] in/csv/PROD1/2026-01-05/cpu.csv", "[8/14] in/csv/PROD1/2026-01-06/cpu.csv"]
+    assert "\x1b[" not in run.stderr + run.stdout
+    assert run.stdout.startswith("14 files: 14 loaded, 0 with rejects")
+
+
+def test_docs_serves_the_two_sites_and_nothing_else_of_the_home(tmp_path):
+    home = Home(tmp_path / "home").create()
+    for site, text in (("dbt_docs", b"lineage"), ("docs", b"validations")):
+        (home.warehouse_dir / site).mkdir()
+        (home.warehouse_dir / site / "index.html").write_bytes(text)
+    home.db_path.write_bytes(b"not for the web")
+    proc = subprocess.Popen([PERFDB, "--home", str(home.root), "docs", "--no-generate", "--serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        listed = [proc.stdout.readline() for _ in range(2)]
+        assert [line.split(":", 1)[0] for line in listed] == [
+            "dbt docs (models, columns, lineage graph)", "GX Data Docs (validation results)"]
+        url = proc.stderr.readline().split("serving on ", 1)[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        assert urllib.request.urlopen(url + "dbt_docs/index.html").read() == b"lineage"
+        assert urllib.request.urlopen(url + "docs/index.html").read() == b"validations"
+        assert b'href="/dbt_docs/index.html"' in urllib.request.urlopen(url).read()
+        for path in ("warehouse/perfdb.duckdb", "perfdb.duckdb", "dbt_docs/../perfdb.duckdb"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(url + path)
+            assert refused.value.code == 404
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0

@@ -142,6 +142,14 @@ def home(tmp_path) -> Home:
     con.execute("create table marts.rpt_threshold_violations as select * from violations")
     con.execute("create table marts.rpt_threshold_exceptions as select * from exceptions")
     con.execute("create table marts.rpt_cpu_trend as select * from trend")
+    # the measurements behind them, as far as the reports ask: which systems and days hold data
+    # (1986-05-10 is a measured day on which nothing crossed a threshold)
+    con.execute("""create table marts.fct_cpu_shift as select * from (values
+        ('\\BANCA', date '1986-05-08'), ('\\OTHER', date '1986-05-09'), ('\\BANCA', date '1986-05-10'),
+        ('\\POS', date '1986-01-01'), ('\\POS', date '1986-04-02')) as t(system_name, shift_date)""")
+    con.execute("""create table marts.fct_tcpip_interval as select * from (values
+        ('VSE1', timestamp '1986-05-08 10:00'), ('aix01', timestamp '1986-05-08 10:00'),
+        ('SYSA', timestamp '1986-05-08 14:00'), ('web01', timestamp '1986-05-11 10:00')) as t(host, interval_start)""")
     con.close()
     return home
 
@@ -335,3 +343,37 @@ def test_missing_warehouse_is_reported_not_raised(capsys, tmp_path):
     rc, out, err = run_cli(capsys, empty, "threshold", "--date", "1986-05-08", "--format", "json")
     assert (rc, out) == (1, "")
     assert "rpt_threshold_exceptions" in err and "run `perfdb build` and `perfdb publish`" in err
+
+
+def test_a_date_without_data_says_so_and_fails(capsys, home):
+    for fmt in ("table", "json"):
+        rc, out, err = run_cli(capsys, home, "threshold", "--date", "1986-06-01", "--format", fmt)
+        assert (rc, out) == (1, "")
+        assert err == "perfdb report threshold: no data on 1986-06-01; the warehouse holds 1986-01-01 to 1986-05-11\n"
+    rc, out, err = run_cli(capsys, home, "trend", "--from", "1987-01-01")
+    assert (rc, out) == (1, "")
+    assert err == ("perfdb report trend: no data of hourly CPU between 1987-01-01 and the end; "
+                   "the warehouse holds 1986-01-01 to 1986-05-11\n")
+
+
+def test_unknown_systems_are_named_with_the_known_ones(capsys, home):
+    rc, out, err = run_cli(capsys, home, "threshold", "--date", "1986-05-08", "--system", "TAHITI")
+    assert (rc, out) == (1, "")
+    assert err == ("perfdb report threshold: unknown system 'TAHITI'; "
+                   "known: SYSA, VSE1, \\BANCA, \\OTHER, \\POS, aix01, web01\n")
+    rc, _, err = run_cli(capsys, home, "trend", "--system", "nope")
+    assert rc == 1 and "unknown system 'nope'; known: SYSA" in err
+
+
+def test_nonstop_names_need_no_backslash_and_no_capitals(capsys, home):
+    rc, out, err = run_cli(capsys, home, "threshold", "--date", "1986-05-08", "--system", "banca", "--format", "json")
+    assert rc == 0, err
+    assert {row["system_name"] for row in json.loads(out)} == {"\\BANCA"}
+    rc, out, _ = run_cli(capsys, home, "trend", "--system", "POS", "--format", "json")
+    assert rc == 0 and len(json.loads(out)) == 6
+
+
+def test_global_json_means_format_json_for_reports(capsys, home):
+    rc = cli.main(["--home", str(home.root), "--json", "report", "trend", "--from", "1986-01-02", "--to", "1986-03-01"])
+    assert rc == 0
+    assert [row["loadid"] for row in json.loads(capsys.readouterr().out)] == ["DT00211", "DT00310", "DT00411", "DT06011"]

@@ -153,7 +153,7 @@ def _tell_build(args, home: Home, out=None) -> None:
 def cmd_check(args) -> int:
     from quality.runner import run_checks
 
-    return 0 if run_checks(_home_to_write(args), quiet=args.json) else 1
+    return 0 if run_checks(_home_to_write(args), quiet=args.json, everything=args.everything) else 1
 
 
 def cmd_publish(args) -> int:
@@ -303,7 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = subcommand(sub, "build", cmd_build, help="run dbt build on the warehouse")
     s.add_argument("--select", help="dbt selection (default: everything)")
 
-    subcommand(sub, "check", cmd_check, help="run the Great Expectations suites")
+    s = subcommand(sub, "check", cmd_check, help="run the Great Expectations suites")
+    s.add_argument("--all", dest="everything", action="store_true",
+                   help="validate every row (default: the files and days loaded since the last passing check)")
     subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically")
     _add_skip_check(subcommand(sub, "run", cmd_run, help="ingest landing/, build, check, publish"))
 

@@ -140,7 +140,7 @@ def run(home: Home, *, check: bool = True, stop_on_rejects: bool = False, quiet:
     if check:
         from quality.runner import validate_warehouse  # Great Expectations is heavy: imported only to check
 
-        report = result.validation = validate_warehouse(home)
+        report = result.validation = validate_warehouse(home, everything=False)  # the slice loaded since the last pass
         problems = ([report.error] if report.error else []) + [o.headline() for o in report.failures]
         summary = (f"{len(report.suites_validated)} suites validated, {len(report.skipped)} skipped, "
                    f"{len(report.outcomes)} expectations, {len(report.failures)} failed")

@@ -1,6 +1,7 @@
 """Keeps every check run in the warehouse, so dashboards can show the history of data quality.
 
-    audit.validation_runs      one row per ``perfdb check``: when, verdict, counts, skipped suites
+    audit.validation_runs      one row per ``perfdb check``: when, verdict, counts, skipped suites, the
+                               scope (slice or all), rows read and the manifest high-water mark it saw
     audit.validation_results   one row per expectation evaluated: suite, expectation, column, success,
                                observed value, failing examples
 
@@ -36,6 +37,10 @@ create table if not exists audit.validation_runs (
     gx_version varchar,
     docs_index varchar,
 );
+-- a nightly check validates what was loaded after the last passing run's loaded_through (quality/slice.py)
+alter table audit.validation_runs add column if not exists scope varchar;
+alter table audit.validation_runs add column if not exists loaded_through timestamp;
+alter table audit.validation_runs add column if not exists rows_read bigint;
 create table if not exists audit.validation_results (
     run_id varchar not null,
     run_time timestamp not null,     -- the run's start, UTC
@@ -97,6 +102,9 @@ def store(db_path: Path, report: RunReport) -> None:
         "error": pa.array([report.error], pa.string()),
         "gx_version": [gx.__version__],
         "docs_index": pa.array([str(report.docs_index) if report.docs_index else None], pa.string()),
+        "scope": [report.scope],
+        "loaded_through": pa.array([report.loaded_through], pa.timestamp("us")),
+        "rows_read": pa.array([sum(report.rows_read.values())], pa.int64()),
     })
     con = duckdb.connect(str(db_path))
     try:

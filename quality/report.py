@@ -133,6 +133,10 @@ class RunReport:
     skipped: dict[str, str] = field(default_factory=dict)
     error: str | None = None  # set when the warehouse could not be validated (or results not kept)
     docs_index: Path | None = None
+    scope: str = "all"  # all | slice (quality/slice.py)
+    scope_text: str = ""  # what the slice held, in words
+    loaded_through: dt.datetime | None = None  # the newest manifest load time the run saw (its high-water mark)
+    rows_read: dict[str, int] = field(default_factory=dict)  # suite -> rows its frame held
 
     @property
     def failures(self) -> list[Outcome]:
@@ -149,6 +153,9 @@ class RunReport:
             "success": self.success,
             "error": self.error,
             "suites_validated": len(self.suites_validated),
+            "scope": self.scope,
+            "rows_read": sum(self.rows_read.values()),
+            "rows_read_by_suite": dict(sorted(self.rows_read.items())),
             "suites_skipped": self.skipped,
             "expectations": len(self.outcomes),
             "failed": [
@@ -167,6 +174,7 @@ class RunReport:
                 f"{len(self.outcomes)} expectations, {len(self.failures)} failed (run {self.run_id})",
                 file=out,
             )
+            print(f"  validated {self.scope_text}: {sum(self.rows_read.values())} rows read", file=out)
             for suite, why in self.skipped.items():
                 print(f"  skipped {suite}: {why}", file=out)
         for outcome in self.failures:

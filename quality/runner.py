@@ -2,7 +2,7 @@
 
     read frames (read-only connection, closed)  ->  validate with GX  ->  Data Docs  ->  audit rows
 
-``run_checks(home, quiet)`` returns True when every expectation of every suite that ran passed. A suite
+``run_checks(home, quiet, everything)`` returns True when every expectation of every suite that ran passed. A suite
 whose table is missing or empty is skipped and named; a suite whose query fails counts as a failure.
 With ``quiet`` (``perfdb --json check``) the summary is printed as JSON on stdout and only the failures
 go to stderr; the nightly DAG reads that JSON to tell a failed validation from a check that could not run.
@@ -35,17 +35,24 @@ def new_run_id(now: dt.datetime) -> str:
 
 
 def validate_warehouse(
-    home: Home, suites: Iterable[Suite] | None = None, *, docs: bool = True, store: bool = True
+    home: Home, suites: Iterable[Suite] | None = None, *, docs: bool = True, store: bool = True,
+    everything: bool = True,
 ) -> RunReport:
+    """Validates ``suites`` (default all); ``everything=False`` limits each to the slice loaded since the
+    last passing check (``quality/slice.py``), as the nightly ``perfdb check`` does."""
     suites = list(all_suites() if suites is None else suites)
     started = dt.datetime.now(dt.timezone.utc)
     report = RunReport(run_id=new_run_id(started), started_at=started)
     try:
-        frames = read_frames(home.db_path, suites)
+        frames = read_frames(home.db_path, suites, everything=everything)
     except WarehouseUnavailable as e:
         report.error = str(e)
         return report
     report.skipped = frames.skipped
+    report.rows_read = frames.rows_read
+    report.scope = "all" if frames.slice.everything else "slice"
+    report.scope_text = frames.slice.describe()
+    report.loaded_through = frames.slice.loaded_through
 
     context = gx_validation.file_context(home.warehouse_dir, docs_dir(home)) if docs else gx_validation.ephemeral_context()
     run_identifier = RunIdentifier(run_name=report.run_id, run_time=started)
@@ -72,8 +79,9 @@ def validate_warehouse(
     return report
 
 
-def run_checks(home: Home, quiet: bool = False) -> bool:
-    report = validate_warehouse(home)
+def run_checks(home: Home, quiet: bool = False, everything: bool = False) -> bool:
+    """``perfdb check``: the slice loaded since the last passing check; ``perfdb check --all``: everything."""
+    report = validate_warehouse(home, everything=everything)
     print_report(report, quiet)
     return report.success
 

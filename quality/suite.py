@@ -9,7 +9,12 @@ A suite module under ``quality/suites/`` exports ``SUITES = [Suite(...), ...]``:
         query="select ... from marts.fct_cpu_shift",  # the frame: plain columns + derived check columns
         expectations=lambda: [check("busy_pct_max_in_range", "...", gxe.Expect...(...)), ...],
         row_id=("system_name", "cpu_num", "shift_date", "shift"),   # names failing rows in messages
+        sliced_query="select ... where exists (... check_days ...)",  # the same frame, touched rows only
     )
+
+``sliced_query`` is what a nightly ``perfdb check`` reads (``quality/slice.py``: the rows of the files and
+days loaded since the last passing check); without one the suite reads its whole ``query`` every night,
+which suits small catalogue frames only.
 
 Checks that compare rows with each other or with another model (gaps, reconciliations) are computed in
 the suite's SQL as derived columns, so that every expectation stays a plain GX column expectation
@@ -34,6 +39,10 @@ class Suite:
     description: str = ""
     requires: tuple[str, ...] = field(default=())  # further relations the query reads; may be empty
     row_id: tuple[str, ...] = field(default=())  # frame columns that identify a failing row
+    sliced_query: str | None = None  # the frame limited to the slice's temporary tables (quality/slice.py)
+
+    def query_for(self, everything: bool) -> str:
+        return self.query if everything or self.sliced_query is None else self.sliced_query
 
 
 def check(check_id: str, why: str, expectation: Expectation) -> Expectation:

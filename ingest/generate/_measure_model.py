@@ -61,6 +61,10 @@ DISC_SUBTYPE = 36
 LINE_DEVICE_TYPE, LINE_SUBTYPE = 61, 63  # X.25 line as in the Expand manual's LINE example
 LINE_BYTES_PER_S = 128_000  # line speed: what turns output bytes into write-busy time
 BLOCK_BYTES = 4096
+# Physical limits: a device is busy at most the whole hour. Demand beyond that is not served within the
+# hour (it waits), so the model serves the share that fits and keeps every derived counter consistent.
+DISC_BUSY_CEILING = 0.97  # the utilization the disc queue model (util / (1 - util)) is capped at
+LINE_WRITE_CEILING = 0.97  # share of the hour a line can spend writing; the read posted fills the rest
 
 USERDEF_QUEUE, USERDEF_ACCUM = 3, 1
 def julian_day_loadid(day: dt.date, hour: int) -> str:
@@ -81,6 +85,16 @@ def _soft_cap(demand: np.ndarray, knee: float = 0.9, ceiling: float = 0.99) -> n
     room = ceiling - knee
     over = np.maximum(demand - knee, 0.0)
     return np.where(demand <= knee, demand, knee + room * (1.0 - np.exp(-over / room)))
+
+
+def _served_share(busy_us: np.ndarray, ceiling_us: float) -> np.ndarray:
+    """Share of each hour's demand a device can serve: 1 up to ``ceiling_us`` of busy time, less beyond."""
+    return np.minimum(1.0, ceiling_us / np.maximum(busy_us, 1.0))
+
+
+def _serve(counts: np.ndarray, served: np.ndarray) -> np.ndarray:
+    """The counts actually served; hours within the device's capacity keep their values exactly."""
+    return np.where(served < 1.0, np.floor(counts * served), counts)
 
 
 class MeasureModel:
@@ -246,7 +260,15 @@ class MeasureModel:
         reads = misses + swaps[:, :1] * (np.arange(n) == 0)
         read_busy = reads * inv.disc_read_ms * 1000.0
         write_busy = writes * inv.disc_write_ms * 1000.0
-        util = np.minimum((read_busy + write_busy) / HOUR_US, 0.97)
+        served = _served_share(read_busy + write_busy, DISC_BUSY_CEILING * HOUR_US)
+        if (served < 1.0).any():
+            requests, misses, hits, writes, swaps = (
+                _serve(a, served) for a in (requests, misses, hits, writes, swaps)
+            )
+            reads = misses + swaps[:, :1] * (np.arange(n) == 0)
+            read_busy = reads * inv.disc_read_ms * 1000.0
+            write_busy = writes * inv.disc_write_ms * 1000.0
+        util = np.minimum((read_busy + write_busy) / HOUR_US, DISC_BUSY_CEILING)
         aql = (util / (1.0 - util) + hits * 300.0 / HOUR_US) * rng.lognormal(0.0, 0.08, (24, n))
         cols = self._header(day, inv.disc_cpu)
         cols.update(
@@ -283,10 +305,15 @@ class MeasureModel:
         load = SYSTEM_PROFILE[:, None] * day_factor * rng.lognormal(0.0, 0.1, (24, n))
         reads = rng.poisson(inv.line_rate * load * 3600.0).astype(float)
         writes = rng.poisson(reads * 0.99).astype(float)
+        # a line carries at most its speed: what does not fit into the hour's writing time waits
+        served = _served_share(writes * inv.line_out_bytes / LINE_BYTES_PER_S * 1e6, LINE_WRITE_CEILING * HOUR_US)
+        reads, writes = _serve(reads, served), _serve(writes, served)
         in_bytes = reads * inv.line_in_bytes
         out_bytes = writes * inv.line_out_bytes
         transactions = np.rint(writes * 0.5)
         resp_s = 0.35 * (1.0 + 0.3 * qlen[:, inv.line_cpu])
+        write_busy = np.rint(out_bytes / LINE_BYTES_PER_S * 1e6)
+        read_busy = np.minimum(np.rint(np.minimum(0.55 + 0.35 * load, 0.97) * HOUR_US), HOUR_US - write_busy)
         cols = self._header(day, inv.line_cpu)
         cols.update(
             device_name=self._repeat(inv.line_names),
@@ -294,9 +321,9 @@ class MeasureModel:
             logical_device=self._repeat(list(range(170, 170 + n))),
             device_type=[LINE_DEVICE_TYPE] * (24 * n),
             device_subtype=[LINE_SUBTYPE] * (24 * n),
-            # a read is kept posted on the line except while writing
-            read_busy_time=self._flat(np.minimum(0.55 + 0.35 * load, 0.97) * HOUR_US),
-            write_busy_time=self._flat(out_bytes / LINE_BYTES_PER_S * 1e6),
+            # a read is kept posted on the line except while writing: read + write busy <= the hour
+            read_busy_time=self._flat(read_busy),
+            write_busy_time=self._flat(write_busy),
             requests=self._flat((reads + writes) / 2.0),
             input_bytes=self._flat(in_bytes),
             output_bytes=self._flat(out_bytes),

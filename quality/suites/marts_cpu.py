@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import great_expectations.expectations as gxe
 
+from quality import slice as slicing
 from quality.suite import Suite, check, not_negative, not_null, one_row_per
 
 BUSY_TOLERANCE_PCT = 0.5
@@ -55,18 +56,37 @@ def _percentage(column):
 
 INTERVAL_KEY = ("system_name", "cpu_num", "interval_start")
 
-INTERVAL_QUERY = f"""
-select
-    source,
-    {", ".join(INTERVAL_KEY)},
-    interval_end,
-    interval_s,
-    {", ".join(MEASURES)},
-    epoch(interval_end) - epoch(interval_start) - interval_s as span_minus_interval_s,
-    (epoch(interval_start) - epoch(lag(interval_end) over (
-        partition by system_name, cpu_num order by interval_start
-    ))) / nullif(interval_s, 0) as gap_in_intervals,
-from intermediate.int_cpu__interval
+def _on_days(alias: str, time: str) -> str:
+    """The row's (system, day of ``time``) is a touched day."""
+    return slicing.on_days(f"{alias}.system_name", f"cast({alias}.{time} as date)")
+
+
+def _shift_filter(alias: str, sliced: bool) -> str:
+    return f"where {slicing.on_shift_dates(f'{alias}.system_name', f'{alias}.shift_date')}" if sliced else ""
+
+
+def interval_query(sliced: bool) -> str:
+    in_slice = (lambda alias: _on_days(alias, "interval_start")) if sliced else None
+    source = slicing.source("intermediate.int_cpu__interval", in_slice, ("system_name", "cpu_num"), "interval_start")
+    return f"""
+with {source},
+
+checked as (
+    select
+        in_slice,
+        source,
+        {", ".join(INTERVAL_KEY)},
+        interval_end,
+        interval_s,
+        {", ".join(MEASURES)},
+        epoch(interval_end) - epoch(interval_start) - interval_s as span_minus_interval_s,
+        (epoch(interval_start) - epoch(lag(interval_end) over (
+            partition by system_name, cpu_num order by interval_start
+        ))) / nullif(interval_s, 0) as gap_in_intervals,
+    from source
+)
+
+select * from checked where in_slice
 """
 
 
@@ -88,12 +108,15 @@ def interval_expectations():
 
 # -- int_cpu__hourly -----------------------------------------------------------------------------------
 
-HOURLY_QUERY = f"""
+def hourly_query(sliced: bool) -> str:
+    where = f"where {_on_days('hourly', 'hour_start')}" if sliced else ""
+    return f"""
 select
     {", ".join(HOURLY_KEY)},
     measured_s,
     {", ".join(MEASURES)},
-from intermediate.int_cpu__hourly
+from intermediate.int_cpu__hourly as hourly
+{where}
 """
 
 
@@ -110,7 +133,8 @@ def hourly_expectations():
 
 # -- fct_cpu_shift ---------------------------------------------------------------------------------------
 
-SHIFT_QUERY = f"""
+def shift_query(sliced: bool) -> str:
+    return f"""
 with rules as (
     select
         system_name,
@@ -145,6 +169,7 @@ shifts as (
     left join rules
         on rules.system_name = coalesce(own_rules.system_name, '*')
         and rules.shift = facts.shift
+    {_shift_filter("facts", sliced)}
 )
 
 select
@@ -205,7 +230,11 @@ def _condensed(column: str) -> str:
     return f"max({column})"  # maxima and spreads
 
 
-MONTHLY_QUERY = f"""
+def monthly_query(sliced: bool) -> str:
+    shift_month = "cast(date_trunc('month', shift_rows.shift_date) as date)"
+    where_shifts = f"where {slicing.in_months('shift_rows.system_name', shift_month)}" if sliced else ""
+    where_months = f"where {slicing.in_months('months.system_name', 'months.month')}" if sliced else ""
+    return f"""
 with recomputed as (
     select
         system_name,
@@ -215,8 +244,13 @@ with recomputed as (
         count(*) as n_shifts,
         sum(n_hours) as n_hours,
         {", ".join(f"{_condensed(c)} as {c}" for c in SHIFT_COLUMNS)},
-    from marts.fct_cpu_shift
+    from marts.fct_cpu_shift as shift_rows
+    {where_shifts}
     group by system_name, cpu_num, shift, cast(date_trunc('month', shift_date) as date)
+),
+
+monthly as (
+    select * from marts.fct_cpu_monthly as months {where_months}
 )
 
 select
@@ -228,7 +262,7 @@ select
     monthly.n_shifts - recomputed.n_shifts as n_shifts_diff,
     monthly.n_hours - recomputed.n_hours as n_hours_diff,
     {", ".join(f"monthly.{c} - recomputed.{c} as {c}_diff" for c in SHIFT_COLUMNS)},
-from marts.fct_cpu_monthly as monthly
+from monthly
 full outer join recomputed
     on {" and ".join(f"recomputed.{k} = monthly.{k}" for k in MONTH_KEY)}
 """
@@ -255,9 +289,14 @@ def monthly_expectations():
 
 # -- rpt_threshold_violations ----------------------------------------------------------------------------
 
-THRESHOLD_QUERY = f"""
+def threshold_query(sliced: bool) -> str:
+    return f"""
 with shifts as (
-    select * from marts.fct_cpu_shift
+    select * from marts.fct_cpu_shift as facts {_shift_filter("facts", sliced)}
+),
+
+report as (
+    select * from marts.rpt_threshold_violations as reported {_shift_filter("reported", sliced)}
 ),
 
 rules as (
@@ -320,7 +359,7 @@ select
     case when report.system_name is not null then
         {" + ".join(f"cast(coalesce(report.crossed_{m}, false) <> coalesce(crossings.{m}_crossed, false) as integer)" for m in FIGURE_9_METRICS)}
     end as flags_disagreeing,
-from marts.rpt_threshold_violations as report
+from report
 full outer join crossings
     on {" and ".join(f"crossings.{k} = report.{k}" for k in REPORT_KEY)}
 """
@@ -342,7 +381,8 @@ SUITES = [
     Suite(
         name="intermediate.int_cpu__interval",
         relation="intermediate.int_cpu__interval",
-        query=INTERVAL_QUERY,
+        query=interval_query(sliced=False),
+        sliced_query=interval_query(sliced=True),
         expectations=interval_expectations,
         description="the conformed processor interval of every source (MEASURE CPU, SMF type 70)",
         row_id=("source", *INTERVAL_KEY),
@@ -350,7 +390,8 @@ SUITES = [
     Suite(
         name="intermediate.int_cpu__hourly",
         relation="intermediate.int_cpu__hourly",
-        query=HOURLY_QUERY,
+        query=hourly_query(sliced=False),
+        sliced_query=hourly_query(sliced=True),
         expectations=hourly_expectations,
         description="hourly processor rates (King 1986, Fig. 5)",
         row_id=HOURLY_KEY,
@@ -359,7 +400,8 @@ SUITES = [
         name="marts.fct_cpu_shift",
         relation="marts.fct_cpu_shift",
         requires=("seeds.shifts", "intermediate.int_cpu__hourly"),
-        query=SHIFT_QUERY,
+        query=shift_query(sliced=False),
+        sliced_query=shift_query(sliced=True),
         expectations=shift_expectations,
         description="processor shifts (King 1986, Fig. 6)",
         row_id=SHIFT_KEY,
@@ -368,7 +410,8 @@ SUITES = [
         name="marts.fct_cpu_monthly",
         relation="marts.fct_cpu_monthly",
         requires=("marts.fct_cpu_shift",),
-        query=MONTHLY_QUERY,
+        query=monthly_query(sliced=False),
+        sliced_query=monthly_query(sliced=True),
         expectations=monthly_expectations,
         description="processor months = condensation of their shift rows (King 1986, Fig. 8)",
         row_id=MONTH_KEY,
@@ -377,7 +420,8 @@ SUITES = [
         name="marts.rpt_threshold_violations",
         relation="marts.fct_cpu_shift",
         requires=("marts.rpt_threshold_violations", "seeds.thresholds"),
-        query=THRESHOLD_QUERY,
+        query=threshold_query(sliced=False),
+        sliced_query=threshold_query(sliced=True),
         expectations=threshold_expectations,
         description="the daily threshold report (King 1986, Fig. 9 -> Fig. 1)",
         row_id=REPORT_KEY,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import great_expectations.expectations as gxe
 
+from quality import slice as slicing
 from quality.suite import Suite, check, not_negative, one_row_per
 
 ORDER_TOLERANCE = 1e-9
@@ -24,20 +25,28 @@ DISC_MEASURES = ("busy_pct", "write_busy_pct", "seek_busy_pct", "device_qbusy_pc
 LINE_MEASURES = ("busy_pct", "read_busy_pct", "write_busy_pct", "requests_per_s", "bytes_per_s",
                  "data_bytes_per_s", "retries_per_s", "transactions_per_s", "response_ms")
 
-DISC_QUERY = f"""
+def _shift_filter(sliced: bool) -> str:
+    return f"where {slicing.on_shift_dates('facts.system_name', 'facts.shift_date')}" if sliced else ""
+
+
+def disc_query(sliced: bool) -> str:
+    return f"""
 select
     {", ".join(DEVICE_SHIFT_KEY)},
     {", ".join(f"{m}_{a}" for m in DISC_MEASURES for a in ("avg", "max", "min"))},
     write_busy_pct_avg - busy_pct_avg as write_busy_over_busy_pct,
-from marts.fct_disc_shift
+from marts.fct_disc_shift as facts
+{_shift_filter(sliced)}
 """
 
-LINE_QUERY = f"""
+def line_query(sliced: bool) -> str:
+    return f"""
 select
     {", ".join(DEVICE_SHIFT_KEY)},
     {", ".join(f"{m}_min" for m in LINE_MEASURES)},
     greatest(read_busy_pct_avg, write_busy_pct_avg) - busy_pct_avg as direction_busy_over_busy_pct,
-from marts.fct_line_shift
+from marts.fct_line_shift as facts
+{_shift_filter(sliced)}
 """
 
 
@@ -68,7 +77,8 @@ SUITES = [
     Suite(
         name="marts.fct_disc_shift",
         relation="marts.fct_disc_shift",
-        query=DISC_QUERY,
+        query=disc_query(sliced=False),
+        sliced_query=disc_query(sliced=True),
         expectations=disc_expectations,
         description="disc volumes per shift",
         row_id=DEVICE_SHIFT_KEY,
@@ -76,7 +86,8 @@ SUITES = [
     Suite(
         name="marts.fct_line_shift",
         relation="marts.fct_line_shift",
-        query=LINE_QUERY,
+        query=line_query(sliced=False),
+        sliced_query=line_query(sliced=True),
         expectations=line_expectations,
         description="communication lines per shift",
         row_id=DEVICE_SHIFT_KEY,

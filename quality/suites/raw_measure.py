@@ -31,6 +31,7 @@ import great_expectations.expectations as gxe
 import pyarrow as pa
 
 from ingest.formats.measure import tables as measure_tables
+from quality import slice as slicing
 from quality.suite import Suite, check, not_null
 
 INTEGER, TEXT, TIMESTAMP = "integer", "text", "timestamp"
@@ -131,7 +132,10 @@ def columns_expectations(table: RawTable):
 
 # -- records -------------------------------------------------------------------------------------------
 
-def records_query(table: RawTable) -> str:
+def records_query(table: RawTable, sliced: bool = False) -> str:
+    """The records of ``table``; ``sliced``: those of the files loaded since the last passing check."""
+    in_slice = (lambda alias: slicing.in_files(f"{alias}.source_file_id")) if sliced else None
+    source = slicing.source(f"raw.{table.name}", in_slice, table.continuous, "from_timestamp")
     counters = ", ".join(f"r.{_q(c)}" for c in table.counters)
     gap = "null::double"
     if table.continuous:
@@ -142,8 +146,11 @@ def records_query(table: RawTable) -> str:
     # seconds an interval shares with the hour its LOADID names
     overlap = "epoch(least(to_timestamp, {h} + interval 1 hour)) - epoch(greatest(from_timestamp, {h}))"
     return f"""
-with records as (
+with {source},
+
+records as (
     select
+        r.in_slice,
         files.file_name as source_file,  -- not file_name: FILE and DISCOPEN records have their own
         r.record_ordinal,
         r.source_file_id,
@@ -158,7 +165,7 @@ with records as (
         case when regexp_full_match(r.loadid, 'DT[0-9]{{5}}') then
             to_days(cast(substr(r.loadid, 3, 3) as integer) - 1) + to_hours(cast(substr(r.loadid, 6, 2) as integer))
         end as loadid_offset,
-    from raw.{table.name} as r
+    from source as r
     left join raw.ingest_files as files
         on files.file_id = r.source_file_id
 ),
@@ -171,8 +178,9 @@ loadid_hours as (
         make_timestamp(year(from_timestamp), 1, 1, 0, 0, 0) + loadid_offset as loadid_hour_a,
         make_timestamp(year(to_timestamp), 1, 1, 0, 0, 0) + loadid_offset as loadid_hour_b,
     from records
-)
+),
 
+checked as (
 select
     * exclude (ingested_at, loadid_offset, loadid_hour_a, loadid_hour_b),
     delta_time / 1e6 as interval_s,
@@ -183,6 +191,9 @@ select
     end as loadid_hour_overlap_s,
     {gap} as gap_in_intervals,
 from loadid_hours
+)
+
+select * from checked where in_slice
 """
 
 
@@ -265,6 +276,7 @@ SUITES = [
             relation=f"raw.{table.name}",
             requires=("raw.ingest_files",),
             query=records_query(table),
+            sliced_query=records_query(table, sliced=True),
             expectations=records_expectations(table),
             description=f"the records of raw.{table.name}",
             row_id=("source_file", "record_ordinal", "system_name", "from_timestamp"),

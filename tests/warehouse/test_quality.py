@@ -224,7 +224,7 @@ def test_every_expectation_fails_on_data_that_breaks_it(demo_home, tmp_path):
 
 def test_demo_warehouse_passes_and_the_run_is_kept(demo_home, tmp_path, capsys):
     home = _copy_warehouse(demo_home, tmp_path / "home")
-    assert runner.run_checks(home) is True
+    assert runner.run_checks(home, everything=True) is True
     printed = capsys.readouterr().out
     assert "0 failed" in printed
 
@@ -264,7 +264,7 @@ def test_a_failing_run_names_the_expectation_and_keeps_it(demo_home, tmp_path, c
         "update intermediate.int_cpu__hourly set busy_pct = 123.5 "
         "where system_name = '\\PROD1' and cpu_num = 1 and hour_start = (select min(hour_start) + interval 30 hour from intermediate.int_cpu__hourly)"
     ])
-    assert runner.run_checks(home, quiet=True) is False
+    assert runner.run_checks(home, quiet=True, everything=True) is False
     out, err = capsys.readouterr()
     summary = json.loads(out)
     assert summary["success"] is False and summary["error"] is None

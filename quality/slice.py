@@ -1,0 +1,159 @@
+"""What a nightly ``perfdb check`` validates: the slice of the warehouse touched since the last passing check.
+
+    files   the manifest rows (``raw.ingest_files``) loaded after the high-water mark of the last passing
+            run (``audit.validation_runs.loaded_through``)
+    days    the (system, day) pairs those files hold: from ``raw.ingest_file_days`` when the warehouse
+            records them at ingest, else from the placement columns of the raw tables (``RawTable.placement``)
+    months  the (system, month) pairs of those days
+
+The three sets are loaded into temporary tables of the check's read-only connection (``check_files``,
+``check_days``, ``check_months``), which the suites' sliced queries join, so that only the slice reaches
+pandas and every comparison with older rows (gaps, monthly reconciliations) runs inside DuckDB.
+A warehouse that was never checked successfully is validated whole (``perfdb check --all`` always is).
+A check that fails does not move the mark, so the next check validates the same files again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Callable
+
+import duckdb
+
+from ingest.formats import registry
+
+FILES, DAYS, MONTHS = "check_files", "check_days", "check_months"
+FILE_DAYS = ("raw", "ingest_file_days")  # (source_file_id, system, day), where ingest records it
+
+
+@dataclass
+class Slice:
+    """The touched files, days and months; ``everything`` when the whole warehouse is validated."""
+
+    everything: bool
+    loaded_through: dt.datetime | None  # the newest manifest load time the check saw: the next mark
+    since: dt.datetime | None = None  # the mark this check started from (None: never checked successfully)
+    files: int = 0
+    days: int = 0
+    months: int = 0
+
+    def describe(self) -> str:
+        if self.everything:
+            return "every row"
+        since = f"since {self.since:%Y-%m-%d %H:%M:%S}" if self.since else ""
+        return f"the slice of {self.files} files loaded {since}: {self.days} (system, day)s, {self.months} months"
+
+
+def _tables(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
+    return set(con.execute("select table_schema, table_name from information_schema.tables").fetchall())
+
+
+def _last_mark(con: duckdb.DuckDBPyConnection, tables: set[tuple[str, str]]) -> dt.datetime | None:
+    if ("audit", "validation_runs") not in tables:
+        return None
+    columns = {r[0] for r in con.execute(
+        "select column_name from information_schema.columns "
+        "where table_schema = 'audit' and table_name = 'validation_runs'"
+    ).fetchall()}
+    if "loaded_through" not in columns:
+        return None  # runs recorded before checks were sliced: validate everything once
+    return con.execute("select max(loaded_through) from audit.validation_runs where success").fetchone()[0]
+
+
+def _days_query(tables: set[tuple[str, str]]) -> str:
+    """The (system, day)s of the slice's files: recorded at ingest, else read from the raw rows' placement."""
+    if FILE_DAYS in tables:
+        return f"select distinct system as system_name, day from raw.ingest_file_days where source_file_id in (select file_id from {FILES})"
+    parts = [
+        f"select distinct cast({system} as varchar) as system_name, cast({time} as date) as day "
+        f"from raw.{table.name} where source_file_id in (select file_id from {FILES})"
+        for table in registry.raw_tables().values()
+        if table.placement and ("raw", table.name) in tables
+        for system, time in (table.placement,)
+    ]
+    return "\nunion\n".join(parts) if parts else "select cast(null as varchar) as system_name, cast(null as date) as day where false"
+
+
+def prepare(con: duckdb.DuckDBPyConnection, everything: bool) -> Slice:
+    """Decides the slice and loads it into the connection's temporary tables (empty when ``everything``)."""
+    tables = _tables(con)
+    loaded_through = None
+    if ("raw", "ingest_files") in tables:
+        loaded_through = con.execute("select max(ingested_at) from raw.ingest_files").fetchone()[0]
+    since = None if everything else _last_mark(con, tables)
+    found = Slice(everything=everything or since is None, loaded_through=loaded_through, since=since)
+    con.execute(f"create or replace temp table {FILES} (file_id bigint)")
+    con.execute(f"create or replace temp table {DAYS} (system_name varchar, day date)")
+    con.execute(f"create or replace temp table {MONTHS} (system_name varchar, month date)")
+    if found.everything:
+        return found
+    con.execute(f"insert into {FILES} select file_id from raw.ingest_files where ingested_at > ?", [since])
+    con.execute(f"insert into {DAYS} select system_name, day from ({_days_query(tables)}) where day is not null")
+    con.execute(f"insert into {MONTHS} select distinct system_name, cast(date_trunc('month', day) as date) from {DAYS}")
+    found.files, found.days, found.months = (
+        con.execute(f"select count(*) from {name}").fetchone()[0] for name in (FILES, DAYS, MONTHS)
+    )
+    return found
+
+
+# -- what the suites' sliced queries use -------------------------------------------------------------------
+
+def in_files(column: str) -> str:
+    return f"{column} in (select file_id from {FILES})"
+
+
+def on_days(system: str, day: str) -> str:
+    """``day`` (a date expression) of ``system`` is a touched day."""
+    return f"exists (select 1 from {DAYS} as touched where touched.system_name = {system} and touched.day = {day})"
+
+
+def on_shift_dates(system: str, shift_date: str) -> str:
+    """A shift dated ``shift_date`` holds hours of a touched day: a night shift runs into the next day."""
+    return (f"exists (select 1 from {DAYS} as touched where touched.system_name = {system} "
+            f"and {shift_date} between touched.day - 1 and touched.day)")
+
+
+def in_months(system: str, month: str) -> str:
+    """``month`` (the first day of a month) of ``system`` holds a touched day."""
+    return f"exists (select 1 from {MONTHS} as touched where touched.system_name = {system} and touched.month = {month})"
+
+
+def source(relation: str, in_slice: Callable[[str], str] | None, entity: tuple[str, ...] = (), time: str = "") -> str:
+    """A CTE ``source``: the rows of ``relation`` a suite reads, with a column ``in_slice``.
+
+    ``in_slice(alias)`` says whether a row is in the slice; None reads every row. For an ``entity`` whose
+    rows follow each other in ``time`` (a gap check looks at the row before), the rows of other files or
+    days between each entity's last row before the slice (however old) and its last row in the slice come
+    along with ``in_slice`` false, so that the comparison with the row before runs as on the whole table.
+    """
+    if in_slice is None:
+        return f"source as (\n    select *, true as in_slice from {relation}\n)"
+    if not entity:
+        return f"source as (\n    select *, true as in_slice from {relation} as r where {in_slice('r')}\n)"
+    cols = ", ".join(entity)
+    on = lambda a, b: " and ".join(f"{a}.{c} = {b}.{c}" for c in entity)  # noqa: E731
+    s_cols = ", ".join(f"s.{c}" for c in entity)
+    return f"""slice_rows as (
+    select * from {relation} as r where {in_slice('r')}
+),
+
+windows as (
+    select {s_cols}, s.last_time, coalesce(max(o.{time}), s.first_time) as window_from
+    from (select {cols}, min({time}) as first_time, max({time}) as last_time from slice_rows group by {cols}) as s
+    left join {relation} as o
+        on {on('o', 's')}
+        and o.{time} < s.first_time
+    group by {s_cols}, s.first_time, s.last_time
+),
+
+source as (
+    select *, true as in_slice from slice_rows
+    union all
+    select o.*, false as in_slice
+    from {relation} as o
+    inner join windows as w
+        on {on('o', 'w')}
+        and o.{time} between w.window_from and w.last_time
+    where not ({in_slice('o')})
+)"""

@@ -94,6 +94,35 @@ BATCH_JOBS = (
 
 TSO_USERS = ("USR0001", "USR0002")
 
+
+@dataclass(frozen=True)
+class WlmClass:  # a WLM service class with one period, as its 72.3 record reports it
+    name: str
+    workload: str
+    description: str
+    goal_flags: int  # R723CRGF: X'40' average response time, X'20' velocity, X'08' system
+    goal_value: int  # ms for a response time goal, % for velocity
+    importance: int
+    share_day: float  # of the interval's captured CP time, 08:00-18:00
+    share_night: float
+    transactions_per_cpu_s: float
+    response_s: float
+    io_per_cpu_s: float
+    ziip_per_cp: float = 0.0  # zIIP seconds per CP second
+
+
+# service definition the 72.3 records carry: 50,000 CPU service units a second (R723MADJ 320 sixteenths of a µs
+# per unit, R723MCPU/R723MSRB 1.0), zIIPs as fast as CPs (R723NFFS 256)
+SU_PER_CPU_S, WLM_ADJUSTMENT, WLM_NORMALIZATION = 50_000, 320, 256
+WLM_CLASSES = (  # shares add up to 1 by day and by night: what the workload marts must give back
+    WlmClass("CICSHIGH", "ONLINE", "CICS production regions", 0x40, 250, 1, 0.46, 0.10, 250.0, 0.18, 30.0),
+    WlmClass("DDFHIGH", "DB2", "DB2 distributed requests", 0x40, 500, 2, 0.12, 0.06, 400.0, 0.05, 60.0, ziip_per_cp=1.2),
+    WlmClass("STCHI", "STC", "Important started tasks", 0x20, 60, 1, 0.18, 0.20, 0.0, 0.0, 80.0),
+    WlmClass("BATCHMED", "BATCH", "Production batch", 0x20, 30, 4, 0.10, 0.52, 1 / 60, 240.0, 400.0),
+    WlmClass("TSOHI", "TSO", "TSO users", 0x40, 500, 2, 0.08, 0.02, 20.0, 0.3, 15.0),
+    WlmClass("SYSSTC", "SYSTEM", "System started tasks", 0x08, 0, 0, 0.06, 0.10, 0.0, 0.0, 5.0),
+)
+
 CONNECTION_MIX = (  # (local port, remote network prefix, share, mean in bytes, mean out bytes, mean seconds, active open)
     (23, "192.0.2.", 0.26, 40_000, 900_000, 2_400, False),
     (443, "203.0.113.", 0.22, 6_000, 60_000, 2, False),
@@ -138,6 +167,30 @@ class RmfInterval:
     @property
     def written(self) -> dt.datetime:
         return self.start + dt.timedelta(milliseconds=self.interval_ms, seconds=1)
+
+
+@dataclass
+class ClassInterval:  # one 72.3 record: a WLM service class in an RMF interval
+    wlm: WlmClass
+    start: dt.datetime
+    interval_ms: int
+    written: dt.datetime
+    cp_s: float  # general CP seconds (TCB + SRB)
+    ziip_s: float
+    transactions: int
+    dasd_io: int
+
+    @property
+    def cpu_service_units(self) -> int:  # R723CCPU: TCB on CPs and normalized zIIP service
+        return round(self.cp_s * 0.85 * SU_PER_CPU_S) + self.ziip_service_units
+
+    @property
+    def srb_service_units(self) -> int:
+        return round(self.cp_s * SU_PER_CPU_S) - round(self.cp_s * 0.85 * SU_PER_CPU_S)
+
+    @property
+    def ziip_service_units(self) -> int:
+        return round(self.ziip_s * SU_PER_CPU_S)
 
 
 @dataclass
@@ -223,6 +276,7 @@ class DayPlan:
     profile: SystemProfile
     day: dt.date
     rmf: list[RmfInterval] = field(default_factory=list)
+    wlm: list[ClassInterval] = field(default_factory=list)
     work: list[WorkRecord] = field(default_factory=list)
     connections: list[Connection] = field(default_factory=list)
     interfaces: list[InterfaceSample] = field(default_factory=list)
@@ -414,14 +468,23 @@ def _plan_tcpip(plan: DayPlan, seed: int) -> None:
         logoff = logon + dt.timedelta(hours=rnd.uniform(0.5, 7))
         plan.tn3270.append(Tn3270Session(f"TCPL{n:04d}", rnd.choice(("CICSPRD1", "TSO", "CICSPRD2")), _host_in("192.0.2.", rnd),
                                          logon, logoff, rnd.randrange(20_000, 400_000), rnd.randrange(200_000, 6_000_000)))
-    for k in range(RMF_PER_DAY):  # RMF workload activity: perfdb does not decode it yet
-        written = day0 + (k + 1) * RMF_INTERVAL + dt.timedelta(seconds=2)
-        plan.other.append((written, 72, 3, 400))
+
+
+def _plan_wlm(plan: DayPlan, cp_busy_s: list[float]) -> None:
+    """RMF workload activity: each interval's captured CP time split over the WLM classes by their shares."""
+    for iv, busy in zip(plan.rmf, cp_busy_s):
+        night = not (8 <= iv.start.hour < 18)
+        captured = busy * CAPTURE_RATIO
+        for c in WLM_CLASSES:
+            cp_s = round(captured * (c.share_night if night else c.share_day), 3)
+            plan.wlm.append(ClassInterval(c, iv.start, iv.interval_ms, iv.written, cp_s, round(cp_s * c.ziip_per_cp, 3),
+                                          round(cp_s * c.transactions_per_cpu_s), round(cp_s * c.io_per_cpu_s)))
 
 
 def plan_day(sid: str, day: dt.date, seed: int) -> DayPlan:
     plan = DayPlan(profile_for(sid), day)
     cp_busy_s = _plan_rmf(plan, _rng(seed, sid, day, "rmf"))
+    _plan_wlm(plan, cp_busy_s)
     _plan_work(plan, cp_busy_s, seed)
     _plan_tcpip(plan, seed)
     return plan

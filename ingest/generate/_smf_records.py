@@ -17,6 +17,9 @@ from ingest.formats.smf import ebcdic
 from ingest.generate._smf_plan import (
     SMF_INTERVAL,
     TOD_EPOCH,
+    WLM_ADJUSTMENT,
+    WLM_NORMALIZATION,
+    ClassInterval,
     Connection,
     DayPlan,
     FtpTransfer,
@@ -104,14 +107,7 @@ def u(value: int, width: int) -> bytes:
 # -- the plan as records ---------------------------------------------------------------------------------------------
 
 def rmf_record(p: SystemProfile, iv: RmfInterval) -> bytes:
-    interval_ms = iv.interval_ms
-    product = section(
-        104, (0, packed_digits(25, 3)), (2, ebc("RMF", 8)), (10, packed_digits(int(iv.start.strftime("%H%M%S")), 7)),
-        (14, packed_date(iv.start.date())), (18, packed_digits(interval_ms // 60000 * 100000 + interval_ms % 60000, 7)),
-        (24, u(interval_ms // 1000, 4)), (30, u(0x1000, 2)), (36, packed_digits(1000, 7)), (40, ebc("ZV020500", 8)),
-        (49, u(0x14, 1)), (50, u(p.lpar_number, 1)), (60, struct.pack(">q", p.utc_offset_h * 3600 * 1_000_000 * 4096)),
-        (78, u(0, 2)), (88, ebc(p.plex, 8)), (96, ebc(p.sysname, 8)),
-    )
+    product = _rmf_product(p, iv.start, iv.interval_ms)
     control = section(
         96, (0, u(0x8561, 2)), (3, u(p.physical_cps + p.physical_ziips, 1)), (4, u(0x10, 1)), (5, u(0x08, 1)),
         (8, ebc(f"7{p.physical_cps:02d}", 16)), (24, u(360, 2)), (32, u(180 * p.cps, 4)), (36, u(150 * p.cps, 4)),
@@ -139,6 +135,39 @@ def rmf_record(p: SystemProfile, iv: RmfInterval) -> bytes:
     cpu_ids = [section(24, (0, ebc("CP", 16)), (16, u(p.physical_cps, 2)), (20, u(p.physical_cps * 360, 4))),
                section(24, (0, ebc("IIP", 16)), (16, u(p.physical_ziips, 2)), (20, u(p.physical_ziips * 360, 4)))]
     return smf_record(70, 1, 0xDF, iv.written, p.sid, "RMF", [[product], [control], cpus, [], partitions, lps, cpu_ids, [], []])
+
+
+def _rmf_product(p: SystemProfile, start: dt.datetime, interval_ms: int) -> bytes:
+    """The RMF product section every RMF record (70-79) starts with: level, interval start and length, system."""
+    return section(
+        104, (0, packed_digits(25, 3)), (2, ebc("RMF", 8)), (10, packed_digits(int(start.strftime("%H%M%S")), 7)),
+        (14, packed_date(start.date())), (18, packed_digits(interval_ms // 60000 * 100000 + interval_ms % 60000, 7)),
+        (24, u(interval_ms // 1000, 4)), (30, u(0x1000, 2)), (36, packed_digits(1000, 7)), (40, ebc("ZV020500", 8)),
+        (49, u(0x14, 1)), (50, u(p.lpar_number, 1)), (60, struct.pack(">q", p.utc_offset_h * 3600 * 1_000_000 * 4096)),
+        (78, u(0, 2)), (88, ebc(p.plex, 8)), (96, ebc(p.sysname, 8)),
+    )
+
+
+def workload_record(p: SystemProfile, c: ClassInterval) -> bytes:
+    """72.3: the workload manager control section of the class and its one period."""
+    control = section(
+        280, (4, ebc("WEEKDAY", 8)), (12, ebc("Production policy", 32)), (52, u(10_000, 4)), (56, u(5_000, 4)),
+        (64, u(10_000, 4)), (68, u(250, 4)), (80, ebc(c.wlm.workload, 8)), (120, ebc(c.wlm.name, 8)),
+        (128, ebc(c.wlm.description, 32)), (160, u(1, 2)), (172, u(WLM_ADJUSTMENT, 4)), (176, ebc("PRODSD", 8)),
+        (240, u(WLM_NORMALIZATION, 4)), (244, u(WLM_NORMALIZATION, 4)),
+    )
+    response_ms = c.wlm.goal_flags == 0x40
+    elapsed_1024us = c.transactions * c.wlm.response_s * 1e6 / 1024
+    io_su = c.dasd_io * 5
+    period = section(
+        576, (7, u(0xE0, 1)), (8, u(1, 1)), (9, u(0x80 if response_ms else 0, 1)), (10, u(c.wlm.goal_flags, 1)),
+        (12, u(c.wlm.goal_value, 4)), (18, u(c.wlm.importance, 2)),
+        (24, hfp_long(c.cpu_service_units + c.srb_service_units + io_su)), (32, hfp_long(c.cpu_service_units)),
+        (40, hfp_long(io_su)), (56, hfp_long(c.srb_service_units)), (184, u(c.transactions, 4)),
+        (200, hfp_long(elapsed_1024us)), (208, hfp_long(elapsed_1024us * 0.9)), (340, u(c.dasd_io, 4)),
+        (544, hfp_long(c.ziip_service_units)),
+    )
+    return smf_record(72, 3, 0xDE, c.written, p.sid, "RMF", [[_rmf_product(p, c.start, c.interval_ms)], [control], [], [], [period], [], [], []])
 
 
 def _lp(dispatch: int, address: int, effective: int, online: int, cpu_type: str, weight: int) -> bytes:
@@ -245,6 +274,7 @@ def day_records(plan: DayPlan) -> list[bytes]:
     """Every record of the day, in the order SMF wrote them (by write time)."""
     p = plan.profile
     out: list[tuple[dt.datetime, bytes]] = [(iv.written, rmf_record(p, iv)) for iv in plan.rmf]
+    out += [(c.written, workload_record(p, c)) for c in plan.wlm]
     out += [(w.written, work_record(p, w)) for w in plan.work]
     out += [(c.end, connection_record(p, c)) for c in plan.connections]
     by_time: dict[dt.datetime, list[InterfaceSample]] = {}

@@ -14,7 +14,9 @@ What a day of one system holds (RMF interval 30 minutes, the RMF default; SMF in
 * 119 - TCP connection terminations (2) by port and remote network, interface statistics (6) for
   an OSA and a HiperSockets interface, FTP server transfers (70) stores and retrieves of data sets
   and JES spool files, TN3270 session starts and ends (20/21), and TCP/IP statistics (5, not decoded).
-* 72.3 records (RMF workload activity), which perfdb does not decode: the catch-all at work.
+* 72.3 - RMF workload activity, one record per WLM service class and RMF interval: the captured CP time
+  split over the classes by fixed day and night shares (`_smf_plan.WLM_CLASSES`), zIIP service of the
+  DDF class, transactions ended, their response time and DASD I/Os.
 
 Everything is deterministic for a seed: each system, day and record family draws from its own
 ``random.Random`` keyed by (seed, system, date, family), so one day can be regenerated alone (the

@@ -67,7 +67,7 @@ def test_record_mix_of_a_working_day(plan, day):
     assert mix[(30, 5)] == mix[(30, 1)] == len(batch_jobs) + len(smf_plan.TSO_USERS)
     assert mix[(119, 6)] == mix[(119, 5)] == 24
     assert mix[(119, 20)] == mix[(119, 21)] == 24
-    assert mix[(72, 3)] == 48
+    assert mix[(72, 3)] == 48 * len(smf_plan.WLM_CLASSES)
     assert mix[(119, 2)] == len(plan.connections) and mix[(119, 70)] == len(plan.ftp)
 
 

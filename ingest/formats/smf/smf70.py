@@ -203,8 +203,9 @@ LOGICAL_PROCESSOR_TABLE = smf_table(
 TABLES = (CONTROL_TABLE, CPU_TABLE, PARTITION_TABLE, LOGICAL_PROCESSOR_TABLE)
 
 
-def _interval(product: Sections) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Interval start (SMF70DAT + SMF70IST ``0hhmmssF``), length (SMF70INT ``mmsstttF``) in µs, and validity."""
+def rmf_interval(product: Sections) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Interval start (SMF70DAT + SMF70IST ``0hhmmssF``), length (SMF70INT ``mmsstttF``) in µs, and validity.
+    The RMF product section is the same in every RMF record (types 70-79), so type 72 reads it here too."""
     date_m, date_present = product.matrix(14, 4)
     days, date_ok, _ = packed_date(date_m)
     ist_m, ist_present = product.matrix(10, 4)
@@ -253,7 +254,7 @@ def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
     problems = triplet_problems(batch, rows, triplets, FIRST_TRIPLET)
     prs, ccs, cps, _ass, bcs, bvs, cns = triplets[:7]
     product = first_instance(batch, rows, prs)
-    start, start_ok, interval_us, interval_ok = _interval(product)
+    start, start_ok, interval_us, interval_ok = rmf_interval(product)
     for i in range(len(rows)):
         if problems[i] is None and not prs.exists[i]:
             problems[i] = "record has no RMF product section (triplet SMF70PRS at record offset 28 is zero): no interval"

@@ -1,0 +1,56 @@
+-- Consumption per workload, system and clock hour on both platforms, with the shift of the hour.
+-- z/OS: SMF 72.3 service class periods (report classes regroup the same work and are left out):
+-- general CP seconds, zIIP seconds, transactions ended, their elapsed time and DASD I/Os.
+-- NonStop: MEASURE processes (int_process__hourly): CPU busy seconds and $RECEIVE messages received,
+-- the requests the workload's processes served; MEASURE has no I/O count per process.
+with measured as (
+    select
+        'zos' as platform,
+        w.system_id as system_name,
+        {{ dbt.date_trunc('hour', 'w.interval_start') }} as hour_start,
+        e.workload,
+        w.cp_cpu_s as cpu_s,
+        w.ziip_s,
+        w.transactions,
+        w.elapsed_s,
+        w.dasd_io_count as io_count
+    from {{ ref('stg_smf__workload_period') }} as w
+    inner join {{ ref('int_workload__entity') }} as e
+        on e.platform = 'zos'
+        and e.primary_source = 'service_class'
+        and e.primary_name = w.class_name
+    where not w.is_report_class
+    union all
+    select
+        'nonstop' as platform,
+        p.system_name,
+        p.hour_start,
+        e.workload,
+        p.cpu_busy_s as cpu_s,
+        cast(null as double) as ziip_s,
+        p.messages_received_count as transactions,
+        cast(null as double) as elapsed_s,
+        cast(null as bigint) as io_count
+    from {{ ref('int_process__hourly') }} as p
+    inner join {{ ref('int_workload__entity') }} as e
+        on e.platform = 'nonstop'
+        and e.primary_name = p.program_file_name
+        and (e.process_name = p.process_name or (e.process_name is null and p.process_name is null))
+),
+
+hourly as (
+    select
+        platform,
+        system_name,
+        hour_start,
+        workload,
+        sum(cpu_s) as cpu_s,
+        sum(ziip_s) as ziip_s,
+        sum(transactions) as transactions,
+        sum(elapsed_s) as elapsed_s,
+        sum(io_count) as io_count
+    from measured
+    group by platform, system_name, hour_start, workload
+)
+
+{{ with_shift('hourly') }}

@@ -1,0 +1,157 @@
+"""SMF type 72 subtype 3 (RMF workload activity) -> ``raw.smf72_workload_period``.
+
+Input (docs/smf72_format.md): RMF writes one 72.3 record per service class and per report class of
+the active WLM policy each interval. Header, then 8 triplets from offset 28 (RMF product, workload
+manager control, service class served, resource group, service/report class period data, response
+time distribution, work/resource manager state, resource delay names), bounded by SMF72TRN. The
+start of the first record of fixture 3 (``tests/fixtures/smf/README.md``: service class ``TSOHI``,
+two periods)::
+
+    0000  065C0000 DE480038 4E740126 005FE2E8   LL=1628, FLG X'DE', type 72, 10:15:01.00, 2026 day 005
+    0010  E2C1D9D4 C6400003 00080000 0000005C   SID 'SYSA', 'RMF ', subtype 3, TRN 8, product at 92 ...
+    0020  00680001 000000C4 01180001 00000000   ... 104 x1; WLM control at 196, 280 x1; no served classes
+    0030  00000000 00000000 00000000 000001DC   no resource group; period data at 476 ...
+    0040  02400002 00000000 00000000 00000000   ... 576 bytes x2; no response time distribution
+
+Output: one row per service/report class period data section, with its record's interval (product
+section) and class (workload manager control section: policy, workload, class name, report class
+flag, service definition coefficients) repeated on it, so a row carries its own natural key. Service
+units, CPU component times and transaction times are HFP long floating point in the record and stay
+floats here; converting service units to CPU seconds (R723MADJ, R723MCPU, R723NFFS) is the staging
+model's job, as the formulas of SMF 70 are dbt's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from ingest.formats.base import Column
+from ingest.formats.smf.fields import columns, decode_fields, ts_array
+from ingest.formats.smf.headers import (
+    Decoded,
+    Header,
+    common_columns,
+    expand,
+    first_instance,
+    read_triplets,
+    triplet_problems,
+    whole_records,
+)
+from ingest.formats.smf.records import RecordBatch
+from ingest.formats.smf.smf70 import rmf_interval
+from ingest.formats.smf.tables import I64, SECTION_INDEX, SUBSYSTEM_ID, TS, smf_table
+
+RECORD_TYPE, SUBTYPES = 72, (3,)
+
+# triplet order of subtype 3, from offset 28, 8 bytes each; only the first SMF72TRN exist
+TRIPLETS = ["SMF72PRS", "SMF72WMS", "SMF72SSS", "SMF72RGS", "SMF72SCS", "SMF72RTS", "SMF72WRS", "SMF72DNS"]
+FIRST_TRIPLET = 28
+
+PRODUCT = [  # RMF product section (SMF72PRS), the same layout as SMF70PRS
+    ("system_name", 96, 8, "text", "SMF72SNM: system name (SYSNAME)."),
+    ("sysplex_name", 88, 8, "text", "SMF72XNM: sysplex name."),
+]
+
+CONTROL = [  # workload manager control section (SMF72WMS), one per record
+    ("class_flags", 0, 1, "int", "R723MSCF: X'80' this is a report class, X'40' RCAA data not available, "
+                                 "X'20' service policy data not available."),
+    ("policy_name", 4, 8, "text", "R723MNSP: active service policy."),
+    ("cpu_coefficient_e4", 52, 4, "int", "R723MCPU: CPU service definition coefficient x 10,000."),
+    ("io_coefficient_e4", 56, 4, "int", "R723MIOC: I/O service definition coefficient x 10,000."),
+    ("storage_coefficient_e4", 60, 4, "int", "R723MMSO: storage service definition coefficient x 10,000."),
+    ("srb_coefficient_e4", 64, 4, "int", "R723MSRB: SRB service definition coefficient x 10,000."),
+    ("workload_name", 80, 8, "text", "R723MWNM: WLM workload the class belongs to."),
+    ("class_name", 120, 8, "text", "R723MCNM: service or report class name."),
+    ("class_description", 128, 32, "text", "R723MCDE: service or report class description."),
+    ("class_period_count", 160, 2, "int", "R723MCPG: periods of the class."),
+    ("cpu_adjustment", 172, 4, "int", "R723MADJ: RMCTADJC, sixteenths of a microsecond of CPU time per CPU service unit."),
+    ("ziip_normalization", 244, 4, "int", "R723NFFS: zIIP normalization factor; zIIP time x R723NFFS / 256 is CP-equivalent time."),
+]
+
+PERIOD = [  # service/report class period data section (SMF72SCS), one per period
+    ("period_flags", 6, 1, "int", "R723CRS1: X'80' this report class period is heterogeneous."),
+    ("period_number", 8, 1, "int", "R723CPER: period number (1-based)."),
+    ("goal_time_unit_flags", 9, 1, "int", "R723CRTF: unit of R723CVAL for a response time goal: X'80' ms, X'40' s, "
+                                          "X'20' min, X'10' h."),
+    ("goal_flags", 10, 1, "int", "R723CRGF: goal type: X'80' percentile response time, X'40' average response time, "
+                                 "X'20' execution velocity, X'10' discretionary, X'08' system; 0 for a report class."),
+    ("goal_value", 12, 4, "int", "R723CVAL: response time goal (in R723CRTF units) or execution velocity; 0 otherwise."),
+    ("goal_percentile", 16, 2, "int", "R723CPCT: percentile of a percentile response time goal."),
+    ("importance", 18, 2, "int", "R723CIMP: importance of the goal (1 highest .. 5)."),
+    ("duration_service_units", 20, 4, "int", "R723CDUR: period duration in service units; 0 for the last period."),
+    ("service_units", 24, 8, "hfp", "R723CSRV: total service units."),
+    ("cpu_service_units", 32, 8, "hfp", "R723CCPU: TCB service units (CPs, and normalized zIIP/zAAP service)."),
+    ("io_service_units", 40, 8, "hfp", "R723CIOC: I/O service units."),
+    ("storage_service_units", 48, 8, "hfp", "R723CMSO: storage service units."),
+    ("srb_service_units", 56, 8, "hfp", "R723CSRB: SRB service units (CPs, and normalized zIIP/zAAP service)."),
+    ("rct_us", 152, 8, "hfp", "R723CRCT: region control task time, µs."),
+    ("io_interrupt_us", 160, 8, "hfp", "R723CIIT: I/O interrupt processing time, µs."),
+    ("hiperspace_us", 168, 8, "hfp", "R723CHST: hiperspace service time, µs."),
+    ("transactions_ended", 184, 4, "int", "R723CRCP: transactions that completed in the period."),
+    ("transactions_abended", 188, 4, "int", "R723CARC: transactions that completed abnormally (not in R723CRCP)."),
+    ("elapsed_1024us", 200, 8, "hfp", "R723CTET: total elapsed time of the ended transactions, 1.024 ms units."),
+    ("execution_1024us", 208, 8, "hfp", "R723CXET: total execution time of the ended transactions, 1.024 ms units."),
+    ("cpu_using_samples", 224, 4, "int", "R723CCUS: CPU using samples."),
+    ("delay_samples", 228, 4, "int", "R723CTOT: general execution delay samples of the velocity formula."),
+    ("dasd_io_count", 340, 4, "int", "R723CIRC: non-paging DASD I/O start subchannels."),
+    ("ziip_service_units", 544, 8, "hfp", "R723CSUP: service units on zIIPs."),
+    ("ziip_on_cp_service_units", 552, 8, "hfp", "R723CSUC: service units of zIIP-eligible work that ran on CPs."),
+]
+
+INTERVAL_START = Column("interval_start", TS, "SMF72DAT + SMF72IST: start of the RMF interval, local time.")
+INTERVAL_US = Column("interval_us", I64, "SMF72INT (`mmsstttF`): length of the RMF interval, µs.")
+
+PERIOD_TABLE = smf_table(
+    "smf72_workload_period",
+    "One row per service/report class period data section of a 72.3 record, with the interval of its record's "
+    "RMF product section and the class of its workload manager control section.",
+    (SUBSYSTEM_ID, INTERVAL_START, INTERVAL_US, SECTION_INDEX, *columns(PRODUCT), *columns(CONTROL), *columns(PERIOD)),
+    ("system_id", "interval_start", "class_name", "class_flags", "period_number"), "interval_start",
+)
+TABLES = (PERIOD_TABLE,)
+
+
+def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
+    whole = whole_records(batch).take(rows)
+    trn, _ = whole.uint(24, 2)
+    triplets = read_triplets(whole, [(name, FIRST_TRIPLET + 8 * k) for k, name in enumerate(TRIPLETS)], trn)
+    problems = triplet_problems(batch, rows, triplets, FIRST_TRIPLET)
+    prs, wms, scs = triplets[0], triplets[1], triplets[4]
+    start, start_ok, interval_us, interval_ok = rmf_interval(first_instance(batch, rows, prs))
+    for i in range(len(rows)):
+        if problems[i] is not None:
+            continue
+        if not prs.exists[i]:
+            problems[i] = "record has no RMF product section (triplet SMF72PRS at record offset 28 is zero): no interval"
+        elif not wms.exists[i]:
+            problems[i] = "record has no workload manager control section (triplet SMF72WMS at record offset 36 is zero): no class"
+        elif not (start_ok[i] and interval_ok[i]):
+            at = prs.offset[i]
+            problems[i] = (f"RMF product section at record offset {at}: interval start SMF72DAT/SMF72IST (offsets {at + 14}/{at + 10}) "
+                           f"or length SMF72INT (offset {at + 18}) is not valid packed decimal")
+    good = np.array([p is None for p in problems], dtype=bool)
+    rejects = [(int(rows[i]), problems[i]) for i in np.flatnonzero(~good)]
+    keep = np.flatnonzero(good)
+    rows, start, interval_us = rows[keep], start[keep], interval_us[keep]
+    prs, wms, scs = (t.take(keep) for t in (prs, wms, scs))
+
+    periods = expand(batch, rows, scs)
+    by_record = np.full(len(batch), -1, dtype=np.int64)
+    by_record[rows] = np.arange(len(rows))
+    owner = pa.array(by_record[periods.rec])  # each period's record among the kept ones
+    per_record = {
+        "subsystem_id": header.ssi.take(pa.array(rows)),
+        **decode_fields(first_instance(batch, rows, prs), PRODUCT),
+        **decode_fields(first_instance(batch, rows, wms), CONTROL),
+    }
+    table = {
+        **common_columns(batch, header, periods.rec),
+        "subsystem_id": per_record["subsystem_id"].take(owner),
+        "interval_start": ts_array(start, np.ones(len(rows), dtype=bool)).take(owner),
+        "interval_us": pa.array(interval_us, pa.int64()).take(owner),
+        "section_index": pa.array(periods.inst, pa.int64()),
+        **{name: per_record[name].take(owner) for name, *_ in (*PRODUCT, *CONTROL)},
+        **decode_fields(periods, PERIOD),
+    }
+    return Decoded({PERIOD_TABLE.name: pa.table(table)}, rejects, len(rows))

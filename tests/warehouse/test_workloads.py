@@ -1,0 +1,163 @@
+"""Workloads on both platforms: generated SMF 72.3 and MEASURE data come back through the seed
+workload_definitions and the workload marts with the shares the generators wrote; unassigned work is
+reported; weekly rows are the sums of their shift rows.
+
+One warehouse of its own: z/OS system SYSA and NonStop system \\PROD1 from Sunday 2026-01-04 to
+Tuesday 2026-01-06 (two ISO weeks), built with the workload models and what they read."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import fnmatch
+from collections import defaultdict
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest import dbt_runner, pipeline
+from ingest.generate import _smf_plan as smf_plan
+from ingest.generate import measure as measure_gen
+from ingest.generate import smf as smf_gen
+from ingest.generate._measure_inventory import SystemSpec
+from ingest.home import Home
+
+REPO = Path(__file__).parents[2]
+START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
+MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterization"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    home = Home(tmp_path_factory.mktemp("workloads")).create()
+    smf_gen.generate(home.landing / "smf", ["SYSA"], START, DAYS, SEED, forms={"SYSA": "vbs"})
+    measure_gen.generate(SystemSpec("PROD1", cpus=4, start=START, days=DAYS, seed=SEED), home.landing / "measure", ["csv"])
+    assert {r.status for r in pipeline.ingest_paths(home, [home.landing])} == {"loaded"}
+    assert dbt_runner.build(home, select=MODELS, quiet=True) == 0
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    yield con
+    con.close()
+
+
+def plans() -> list[smf_plan.DayPlan]:
+    return [smf_plan.plan_day("SYSA", START + dt.timedelta(days=k), SEED) for k in range(DAYS)]
+
+
+def seed_rows() -> list[dict]:
+    with open(REPO / "dbt_project" / "seeds" / "workload_definitions.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def workload_of(platform: str, names: dict[str, str | None]) -> str:
+    """The seed's rule, read independently of the SQL: highest priority, then longest pattern, else unassigned."""
+    hits = [r for r in seed_rows() if r["platform"] == platform and names.get(r["source"]) is not None
+            and fnmatch.fnmatchcase(names[r["source"]], r["pattern"])]
+    if not hits:
+        return "unassigned"
+    return max(hits, key=lambda r: (int(r["priority"] or -1), len(r["pattern"]), [-ord(c) for c in r["pattern"]]))["workload"]
+
+
+def test_a_generated_day_round_trips_through_staging(db):
+    want: dict[str, list[float]] = defaultdict(lambda: [0, 0, 0, 0.0])
+    for plan in plans():
+        for c in plan.wlm:
+            w = want[c.wlm.name]
+            w[0] += c.cpu_service_units
+            w[1] += c.transactions
+            w[2] += c.ziip_service_units
+            w[3] += c.cp_s
+    got = db.execute("""
+        select class_name, sum(cpu_service_units), sum(transactions), sum(ziip_service_units), sum(cp_cpu_s)
+        from staging.stg_smf__workload_period where interval_start < ? group by class_name""",
+                     [dt.datetime.combine(START + dt.timedelta(days=DAYS), dt.time())]).fetchall()
+    assert {name: (cpu, tx, ziip) for name, cpu, tx, ziip, _ in got} == {n: (w[0], w[1], w[2]) for n, w in want.items()}
+    assert {name: round(cp, 6) for name, *_, cp in got} == {n: round(w[3], 6) for n, w in want.items()}
+
+
+def test_service_classes_get_their_workloads_by_priority_then_longest_pattern(db):
+    got = dict(db.execute("""
+        select primary_name, workload from intermediate.int_workload__entity where platform = 'zos'""").fetchall())
+    # DDFHIGH: DDF* has priority 10 and wins over the longer *HIGH; SYSSTC matches nothing
+    assert got == {"CICSHIGH": "ONLINE", "DDFHIGH": "DB2-DDF", "STCHI": "STARTED-TASKS", "BATCHMED": "BATCH",
+                   "TSOHI": "TSO", "SYSSTC": "unassigned"}
+    assert got == {c.name: workload_of("zos", {"service_class": c.name}) for c in smf_plan.WLM_CLASSES}
+
+
+def test_zos_workload_shares_are_the_generated_shares(db):
+    share = {"day": defaultdict(float), "night": defaultdict(float)}
+    for c in smf_plan.WLM_CLASSES:
+        share["day"][workload_of("zos", {"service_class": c.name})] += 100 * c.share_day
+        share["night"][workload_of("zos", {"service_class": c.name})] += 100 * c.share_night
+    for hour, period in ((dt.datetime(2026, 1, 5, 10), "day"), (dt.datetime(2026, 1, 6, 2), "night")):
+        got = dict(db.execute("""
+            select workload, cpu_share_pct from marts.fct_workload_hourly
+            where platform = 'zos' and system_name = 'SYSA' and hour_start = ?""", [hour]).fetchall())
+        assert got.keys() == share[period].keys() and "unassigned" in got
+        assert all(abs(got[w] - share[period][w]) < 0.5 for w in got), (got, dict(share[period]))
+    # the whole run: CP seconds per workload, as the plans wrote them, within 0.5 percentage points
+    cp: dict[str, float] = defaultdict(float)
+    for plan in plans():
+        for c in plan.wlm:
+            cp[workload_of("zos", {"service_class": c.wlm.name})] += c.cp_s
+    got = dict(db.execute("""
+        select workload, 100 * sum(cpu_s) / sum(sum(cpu_s)) over () from marts.fct_workload_monthly
+        where platform = 'zos' group by workload""").fetchall())
+    assert got.keys() == cp.keys()
+    assert all(abs(got[w] - 100 * cp[w] / sum(cp.values())) < 0.5 for w in got)
+    tx = db.execute("""
+        select sum(transactions), round(sum(cpu_s) * 1000 / sum(transactions), 6) from marts.fct_workload_hourly
+        where platform = 'zos' and workload = 'TSO'""").fetchone()
+    tso = [c for plan in plans() for c in plan.wlm if c.wlm.name == "TSOHI"]
+    assert tx == (sum(c.transactions for c in tso), round(sum(c.cp_s for c in tso) * 1000 / sum(c.transactions for c in tso), 6))
+
+
+def test_nonstop_workloads_follow_the_seed_and_keep_unassigned_work(db):
+    by_entity = db.execute("""
+        select program_file_name, process_name, sum(cpu_busy_s), sum(messages_received_count)
+        from intermediate.int_process__hourly group by all""").fetchall()
+    want: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    for program, process, cpu_s, received in by_entity:
+        w = want[workload_of("nonstop", {"program": program, "process": process})]
+        w[0] += cpu_s
+        w[1] += received
+    got = db.execute("""
+        select workload, sum(cpu_s), sum(transactions) from marts.fct_workload_hourly
+        where platform = 'nonstop' group by workload""").fetchall()
+    assert {w: (round(cpu, 3), tx) for w, cpu, tx in got} == {w: (round(v[0], 3), v[1]) for w, v in want.items()}
+    assert "unassigned" in want and want["unassigned"][0] > 0
+    # every hour's shares add up to 100 %, unassigned included
+    assert db.execute("""
+        select min(total), max(total) from (
+            select round(sum(cpu_share_pct), 9) as total from marts.fct_workload_hourly group by platform, system_name, hour_start
+        ) as t""").fetchone() == (100.0, 100.0)
+
+
+def test_characterization_finds_the_few_workloads_that_make_80_percent(db):
+    got = db.execute("""
+        select workload, cpu_rank, is_major from marts.rpt_workload_characterization
+        where platform = 'zos' order by cpu_rank""").fetchall()
+    shares = db.execute("""
+        select workload, cpu_share_pct from marts.fct_workload_monthly where platform = 'zos' order by cpu_s desc, workload""").fetchall()
+    running, major = 0.0, []
+    for workload, pct in shares:
+        major.append(running < 80)
+        running += pct
+    assert got == [(w, k + 1, m) for k, ((w, _), m) in enumerate(zip(shares, major))]
+    assert [w for w, _, m in got if m] != [w for w, _, _ in got]  # a few workloads, not all
+
+
+def test_weekly_rows_are_the_sums_of_their_shift_rows(db):
+    shifts = db.execute("""
+        select platform, system_name, shift_date, shift, workload, cpu_s, transactions from marts.fct_workload_shift""").fetchall()
+    want: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0, 0])
+    for platform, system, day, shift, workload, cpu_s, tx in shifts:
+        w = want[(platform, system, day - dt.timedelta(days=day.weekday()), shift, workload)]
+        w[0] += cpu_s
+        w[1] += tx or 0
+        w[2] += 1
+    got = db.execute("""
+        select platform, system_name, week_start, shift, workload, cpu_s, coalesce(transactions, 0), n_days
+        from marts.fct_workload_weekly""").fetchall()
+    assert {k[:5]: (round(k[5], 6), k[6], k[7]) for k in got} == {k: (round(v[0], 6), v[1], v[2]) for k, v in want.items()}
+    assert {k[2] for k in got} == {dt.date(2025, 12, 29), dt.date(2026, 1, 5)}  # Mondays: Sunday the 4th is in the first week

@@ -17,7 +17,8 @@ import duckdb
 
 from ingest.formats import registry
 from ingest.formats.base import BATCH_ROWS, SNIFF_BYTES, FormatError, ParseContext, Parser, Reject, table_of
-from ingest.warehouse.database import FileResult, describe_reject, first_row, next_file_id, record_file, sha256_of
+from ingest.warehouse.database import (FileResult, describe_reject, first_row, next_file_id, record_file, record_file_days,
+                                       sha256_of)
 from ingest.warehouse.staging import StagedBatches, TableWriter
 
 
@@ -141,7 +142,8 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
     sha, size = sha256_of(path)
     previous = first_row(con, "select status from raw.ingest_files where sha256 = ?", [sha])
     if sha in pending or (previous and previous[0] != "failed"):
-        return FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
+        purged = " (purged by retention)" if previous and previous[0] == "purged" else ""
+        return FileResult(path, "duplicate", messages=[f"{path}: already ingested{purged} (same sha256), nothing added"])
 
     with path.open("rb") as f:
         head = f.read(SNIFF_BYTES)
@@ -223,6 +225,7 @@ def _write(con, writer: TableWriter, parsed: _ParsedFile) -> None:
     file_id = next_file_id(con)
     for table, part, schema in parsed.staged.parts:
         writer.append(table, part, schema, file_id)
+    record_file_days(con, file_id, [table for table, _, _ in parsed.staged.parts])
     record_file(con, file_id, parsed.sha, parsed.path, parsed.size, parsed.result, parsed.parser, parsed.ctx.rejects)
 
 

@@ -18,6 +18,9 @@ from ingest import raw_tables
 from ingest.formats.base import Parser, Reject
 from ingest.home import Home
 
+# perfdb's own tables in schema raw, beside the declared raw tables: the manifest, rejects and days
+MANIFEST_TABLES = ("ingest_files", "rejects", "ingest_file_days", "removed_file_days")
+
 MANIFEST_DDL = """
 create schema if not exists raw;
 create schema if not exists audit;
@@ -35,7 +38,7 @@ create table if not exists raw.ingest_files (
     rows_loaded bigint not null,
     rows_rejected bigint not null,
     rows_skipped bigint not null,
-    status varchar not null,          -- loaded | loaded_with_rejects | rejected | failed
+    status varchar not null,          -- loaded | loaded_with_rejects | rejected | failed | purged
     error varchar,
     ingested_at timestamp not null default current_timestamp,
 );
@@ -48,6 +51,19 @@ create table if not exists raw.rejects (
     reason varchar not null,
     raw_bytes blob,
     rejected_at timestamp not null default current_timestamp,
+);
+-- the (system, day) pairs each file's rows fall in (RawTable.placement): what a build after it rebuilds
+create table if not exists raw.ingest_file_days (
+    source_file_id bigint not null,
+    system_name varchar not null,
+    day date not null
+);
+-- the days of removed files: the next build rebuilds them (dbt's audit.builds says which it has seen)
+create table if not exists raw.removed_file_days (
+    source_file_id bigint not null,
+    system_name varchar not null,
+    day date not null,
+    removed_at timestamp not null default current_timestamp
 );
 """
 
@@ -138,6 +154,20 @@ def record_file(con, file_id: int, sha: str, path: Path, size: int, result: File
     )
 
 
+def record_file_days(con, file_id: int, tables) -> None:
+    """The (system, day) pairs of a file's rows, inside the caller's transaction, after its rows: read back
+    from the raw tables it wrote (their ``placement`` columns), so that one query per table does it."""
+    selects = [
+        f"select distinct source_file_id, cast({system} as varchar), cast({time} as date) from raw.{table.name} "
+        f"where source_file_id = {int(file_id)} and {system} is not null and {time} is not null"
+        for table in {t.name: t for t in tables}.values() if table.placement
+        for system, time in [table.placement]
+    ]
+    if selects:
+        con.execute("insert into raw.ingest_file_days (source_file_id, system_name, day) "
+                    + " union ".join(selects))
+
+
 def describe_reject(path: Path, r: Reject) -> str:
     where = (f"line {r.line}" if r.line is not None else f"offset {r.offset}" if r.offset is not None
              else f"record {r.record_ordinal}" if r.record_ordinal is not None else "?")
@@ -147,8 +177,8 @@ def describe_reject(path: Path, r: Reject) -> str:
 def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> list[dict]:
     """Un-ingest files: every raw row they loaded, their rejects and their manifest rows, in one
     transaction. A path names a file by its content (sha256) while it exists, else by the path the
-    manifest recorded. Returns one dict per file removed (file_id, path, rows); run ``perfdb build``
-    afterwards so that the models forget it too."""
+    manifest recorded. Returns one dict per file removed (file_id, path, rows); its days are kept in
+    ``raw.removed_file_days``, so that the next ``perfdb build`` rebuilds them without it."""
     wanted = set(int(i) for i in file_ids)
     for path in map(Path, paths):
         if path.is_file():
@@ -163,11 +193,19 @@ def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> li
     ids = sorted(wanted)
     tables = [r[0] for r in con.execute(
         "select table_name from duckdb_columns() where schema_name = 'raw' and column_name = 'source_file_id' "
-        "and database_name = current_database() order by 1"
+        "and database_name = current_database() and table_name not in (select unnest(?)) order by 1", [list(MANIFEST_TABLES)]
     ).fetchall()]
     removed = {i: 0 for i in ids}
     con.begin()
     try:
+        # the file's days are rebuilt by the next build (a purged file's rows are gone already: none of it)
+        con.execute(
+            "insert into raw.removed_file_days (source_file_id, system_name, day) "
+            "select source_file_id, system_name, day from raw.ingest_file_days where source_file_id in (select unnest(?)) "
+            "and source_file_id not in (select file_id from raw.ingest_files where status = 'purged')",
+            [ids],
+        )
+        con.execute("delete from raw.ingest_file_days where source_file_id in (select unnest(?))", [ids])
         for table in tables:
             for file_id, n in con.execute(
                 f'select source_file_id, count(*) from raw."{table}" where source_file_id in (select unnest(?)) group by 1',

@@ -18,7 +18,8 @@ import duckdb
 from ingest.formats import registry
 from ingest.formats.base import BATCH_ROWS, SNIFF_BYTES, FormatError, ParseContext, Parser, Reject, table_of
 from ingest.warehouse import plausibility
-from ingest.warehouse.database import FileResult, describe_reject, first_row, next_file_id, record_file, sha256_of
+from ingest.warehouse.database import (FileResult, describe_reject, first_row, next_file_id, record_file, record_file_days,
+                                       sha256_of)
 from ingest.warehouse.staging import StagedBatches, TableWriter
 
 
@@ -141,7 +142,7 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
     """The file parsed into ``staged``: a ``_ParsedFile``, a ``_Failure``, or a duplicate's ``FileResult``."""
     sha, size = sha256_of(path)
     previous = first_row(con, "select status, rows_rejected from raw.ingest_files where sha256 = ?", [sha])
-    if sha in pending or (previous and previous[0] in ("loaded", "loaded_with_rejects")):
+    if sha in pending or (previous and previous[0] in ("loaded", "loaded_with_rejects", "purged")):
         return _duplicate(path, previous)
 
     with path.open("rb") as f:
@@ -233,6 +234,7 @@ def _write(con, writer: TableWriter, parsed: _ParsedFile) -> None:
     file_id = next_file_id(con)
     for table, part, schema in parsed.staged.parts:
         writer.append(table, part, schema, file_id)
+    record_file_days(con, file_id, [table for table, _, _ in parsed.staged.parts])
     record_file(con, file_id, parsed.sha, parsed.path, parsed.size, parsed.result, parsed.parser, parsed.ctx.rejects)
 
 
@@ -249,7 +251,8 @@ def _duplicate(path: Path, previous: tuple | None) -> FileResult:
         return FileResult(path, "duplicate", rows_rejected=0, previously_rejected=previous[1], messages=[
             f"{path}: already ingested (same sha256) with {previous[1]} records rejected (see raw.rejects); "
             "nothing added: correct the file, or `perfdb remove` it and ingest it again"])
-    return FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
+    purged = " (purged by retention)" if previous and previous[0] == "purged" else ""
+    return FileResult(path, "duplicate", messages=[f"{path}: already ingested{purged} (same sha256), nothing added"])
 
 
 def _staging_dir(con: duckdb.DuckDBPyConnection) -> str | None:

@@ -10,7 +10,7 @@ SUPERSET_VENV := .venv-superset
 # otherwise recompile pandas, dbt and Airflow from source at start (about a second each time).
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: help uv venv superset-venv chromium demo test test-fast bench up clean
+.PHONY: help uv venv spark-venv superset-venv chromium java demo test test-fast bench up clean
 
 help:
 	@echo "make demo    generate demo data, ingest, build, check, publish, print the threshold report"
@@ -26,6 +26,10 @@ uv:
 venv: uv
 	$(UV) sync --frozen --extra dev --python 3.11
 
+# the Spark target's packages (dbt-spark, pyspark: large, so only for tests and Spark users, not `make demo`)
+spark-venv: uv
+	$(UV) sync --frozen --extra dev --extra spark --python 3.11
+
 superset-venv: uv
 	$(UV) venv --quiet --allow-existing --python 3.11 $(SUPERSET_VENV)
 	$(UV) pip sync --quiet --python $(SUPERSET_VENV)/bin/python dashboards/requirements.lock
@@ -33,10 +37,14 @@ superset-venv: uv
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
+# Spark 4 needs Java 17+; Debian's headless JRE is enough (a JRE from PyPI cannot run Spark)
+java:
+	@java -version >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless)
+
 demo: venv
 	$(VENV)/bin/perfdb --home $(HOME_DIR) demo
 
-test: venv superset-venv chromium
+test: spark-venv superset-venv chromium java
 	$(VENV)/bin/pytest -q
 
 # each bench exits non-zero when it misses a target; run them all regardless ("-")

@@ -70,6 +70,7 @@ SEEDS = {
     "measure.meascom": lambda out: TESTS / "fixtures/measure/meascom/cpu_rate_on.txt",
     "smf.binary": _smf,
     "netstat.linux_s": lambda out: TESTS / "golden/commands/linux/devbox__netstat-s__20261121T063246.out",
+    "netstat.aix_v": lambda out: TESTS / "golden/commands/aix/snapper_ent22_sea__netstat-v__20151225T000000.out",
     "benchmark.jsonl": _benchmark_json,
 }
 

@@ -203,9 +203,14 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
             raise faults.translate(e, f"staging {path}") from None
         return _Failure(path, sha, size, parser, "failed", f"{type(e).__name__}: {e}")
     if result.rows_rejected:
-        # nothing of the file kept but its rejects: the file is rejected, not loaded with 0 records
-        result.status = "loaded_with_rejects" if result.records_loaded or result.rows_skipped else "rejected"
         result.messages = [describe_reject(path, r) for r in ctx.rejects]
+        if result.records_loaded or result.rows_skipped:
+            result.status = "loaded_with_rejects"
+        else:  # every record rejected: the file is rejected, and keeps nothing but its rejects (not the
+            # labels of captures that were all rejected), so that it can be tried again when re-sent
+            result.status = "rejected"
+            result.rows_loaded = 0
+            staged.remove()
     return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
 
 

@@ -35,8 +35,15 @@ from ingest.plugins import GENERATORS, REPORTS, public_modules
 
 
 def _home_to_write(args) -> Home:
-    """Commands that write create the home's folders first; readers (report, sql, serve) leave them be."""
-    return home_of(args).create()
+    """Commands that write create the home's folders first and take its writer lock (``main`` releases it);
+    readers (report, sql, serve) leave them be."""
+    from ingest.warehouse import lock
+
+    home = home_of(args).create()
+    note = lock.hold(home, args.command)
+    if note:
+        print(f"perfdb {args.command}: {note}", file=sys.stderr)
+    return home
 
 
 def _emit(args, summary: dict, lines: list[str]) -> None:
@@ -332,6 +339,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ingest.warehouse.faults import WarehouseFault
+    from ingest.warehouse.lock import release_all
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.json and getattr(args, "takes_format", False):
@@ -343,10 +353,17 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as e:  # a path named, or a warehouse not built or published yet: the message says which
         print(f"perfdb {args.command}: {e}", file=sys.stderr)
         return 1
+    except WarehouseFault as e:  # a full disc, another writer: one line, and still a summary for --json
+        print(f"perfdb {args.command}: {e}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"command": args.command, "ok": False, "fault": type(e).__name__, "error": str(e)}, indent=2))
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return _reader_went_away()
+    finally:
+        release_all()
 
 
 def _reader_went_away() -> int:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Callable
 from ingest import dbt_runner
 from ingest.home import Home
 from ingest.plugins import GENERATORS, public_modules
-from ingest.warehouse.database import FileResult, connect
+from ingest.warehouse.database import FileResult, close, connect
 from ingest.warehouse.loading import ingest_files, iter_input_files
 from ingest.warehouse.serving import publish
 
@@ -84,7 +84,7 @@ def ingest_paths(home: Home, paths: list[Path], *, format_name: str | None = Non
             if on_file is not None:
                 on_file(len(results), len(files), result)
     finally:
-        con.close()
+        close(con, "closing the warehouse after ingest")
     return results
 
 

@@ -12,6 +12,8 @@ all, or a capture its command marks as cut short (see each parser).
 
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 from typing import Iterator
 
@@ -83,7 +85,7 @@ class CommandParser:
         if not counters:
             raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
         require_time_and_host(cap)
-        sink.add_counters(cap, cap.command or self.command, self.format, counters)
+        sink.add_counters(cap, cap.command or self.command, self.format, plausible(cap, counters))
 
     # -- per file ----------------------------------------------------------------------------------------
 
@@ -94,6 +96,25 @@ class CommandParser:
         if run.untimed and not run.timed:
             raise FormatError(f"{run.untimed[0]}; no capture in the file has a time and host: {HOW_TO_FIX}", line=1)
         yield from run.sink.flush()
+
+
+def plausible(cap: Capture, counters: list) -> list:
+    """The counters less those whose value no counter can have, whose lines are kept as unreadable (the rest of
+    the capture loads, as for any line a parser cannot read): a number beyond the range of a double (printed
+    with hundreds of digits) and a cumulative counter (kind ``counter``) below 0."""
+    kept, skipped = [], set()
+    for c in counters:
+        reason = None
+        if c.value is not None and not math.isfinite(c.value):
+            reason = f"'{c.counter}': expected a number a double can hold, found one beyond its range"
+        elif c.value is not None and c.kind == "counter" and c.value < 0:
+            reason = f"'{c.counter}': expected a cumulative counter, never negative, found {c.value:g}"
+        if reason is None:
+            kept.append(c)
+        elif c.offset not in skipped:  # one unreadable line, however many of its values are wrong
+            skipped.add(c.offset)
+            cap.skip(c.offset, reason)
+    return kept
 
 
 class _FileRun:

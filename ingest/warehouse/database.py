@@ -17,6 +17,8 @@ import pyarrow as pa
 from ingest import raw_tables
 from ingest.formats.base import Parser, Reject
 from ingest.home import Home
+from ingest.warehouse.faults import translate
+from ingest.warehouse.lock import duckdb_busy
 
 # perfdb's own tables in schema raw, beside the declared raw tables: the manifest, rejects and days
 MANIFEST_TABLES = ("ingest_files", "rejects", "ingest_file_days", "removed_file_days")
@@ -96,10 +98,21 @@ def writer_config() -> dict:
 def connect(home: Home) -> duckdb.DuckDBPyConnection:
     """The read-write connection of ingest and remove: the home is created, the manifest exists."""
     home.create()
-    con = duckdb.connect(str(home.db_path), config=writer_config())
+    try:
+        con = duckdb.connect(str(home.db_path), config=writer_config())
+    except duckdb.IOException as e:  # DuckDB's own lock: a process outside perfdb's lock holds the file
+        raise duckdb_busy(e, home.db_path) or e
     con.execute(MANIFEST_DDL)
     raw_tables.ensure_raw_tables(con)  # every raw table exists before its first file: staging always compiles
     return con
+
+
+def close(con: duckdb.DuckDBPyConnection, doing: str) -> None:
+    """Close the writer's connection; its checkpoint writes, so a full disc shows here too (as a fault)."""
+    try:
+        con.close()
+    except Exception as e:
+        raise translate(e, doing) or e
 
 
 def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> tuple | None:

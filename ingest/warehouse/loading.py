@@ -17,7 +17,8 @@ import duckdb
 
 from ingest.formats import registry
 from ingest.formats.base import BATCH_ROWS, SNIFF_BYTES, FormatError, ParseContext, Parser, Reject, table_of
-from ingest.warehouse import plausibility
+from ingest.warehouse import faults, plausibility
+from ingest.warehouse.lock import STAGING_PREFIX
 from ingest.warehouse.database import (FileResult, describe_reject, first_row, next_file_id, record_file, record_file_days,
                                        sha256_of)
 from ingest.warehouse.staging import StagedBatches, TableWriter
@@ -62,12 +63,16 @@ class _Failure:
         result.rows_rejected = 1 if self.status == "rejected" else 0
         result.records_read = result.rows_rejected
         result.messages = [f"{self.path}: {self.message}"]
-        con.begin()
-        _forget_attempt(con, self.sha)
         # a rejected file is itself the rejected record; keep its first bytes for diagnosis
         rejects = [Reject(self.message, self.head[:4096], self.offset, self.line)] if self.status == "rejected" else []
-        record_file(con, next_file_id(con), self.sha, self.path, self.size, result, self.parser, rejects)
-        con.commit()
+        try:
+            con.begin()
+            _forget_attempt(con, self.sha)
+            record_file(con, next_file_id(con), self.sha, self.path, self.size, result, self.parser, rejects)
+            con.commit()
+        except Exception as e:
+            _rollback(con)
+            raise faults.translate(e, f"recording {self.path} as {self.status}") or e
         return result
 
 
@@ -119,7 +124,8 @@ def ingest_files(
 ) -> Iterator[FileResult]:
     """Load files, each all-or-nothing, small ones several to a transaction (``_Group``). Yields each file's
     result in the order given, once it is committed. Never raises for bad input."""
-    with tempfile.TemporaryDirectory(prefix="perfdb-ingest-", dir=_staging_dir(con)) as staging:
+    # beside the database; a folder a killed run left is removed by the next writer (``lock.remove_leftovers``)
+    with tempfile.TemporaryDirectory(prefix=STAGING_PREFIX, dir=_staging_dir(con)) as staging:
         group = _Group()
         for k, path in enumerate(paths):
             staged = StagedBatches(Path(staging) / f"{k:06d}", budget=max(0, HELD_BYTES - group.held_bytes))
@@ -194,11 +200,18 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
         return _Failure(path, sha, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
     except Exception as e:  # a parser bug must not take the batch down: keep the file's story, go on
         staged.remove()
+        if faults.no_room(e):  # not the file's fault, and every file after it would fail the same way
+            raise faults.translate(e, f"staging {path}") from None
         return _Failure(path, sha, size, parser, "failed", f"{type(e).__name__}: {e}")
     if result.rows_rejected:
-        # nothing of the file kept but its rejects: the file is rejected, not loaded with 0 records
-        result.status = "loaded_with_rejects" if result.records_loaded or result.rows_skipped else "rejected"
         result.messages = [describe_reject(path, r) for r in ctx.rejects]
+        if result.records_loaded or result.rows_skipped:
+            result.status = "loaded_with_rejects"
+        else:  # every record rejected: the file is rejected, and keeps nothing but its rejects (not the
+            # labels of captures that were all rejected), so that it can be tried again when re-sent
+            result.status = "rejected"
+            result.rows_loaded = 0
+            staged.remove()
     return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
 
 
@@ -214,7 +227,12 @@ def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
             _write(con, writer, parsed)
         con.commit()
     except Exception as e:
-        con.rollback()
+        _rollback(con)
+        fault = faults.translate(e, f"committing {len(files)} file(s) ({files[0].path.name} ...) to the warehouse")
+        if fault is not None:  # the machine's fault, not a file's: retrying each file alone would fail again
+            for parsed in files:
+                parsed.staged.remove()
+            raise fault from None
         if len(files) > 1:
             for parsed in files:
                 yield from _commit(con, [parsed])
@@ -236,6 +254,15 @@ def _write(con, writer: TableWriter, parsed: _ParsedFile) -> None:
         writer.append(table, part, schema, file_id)
     record_file_days(con, file_id, [table for table, _, _ in parsed.staged.parts])
     record_file(con, file_id, parsed.sha, parsed.path, parsed.size, parsed.result, parsed.parser, parsed.ctx.rejects)
+
+
+def _rollback(con) -> None:
+    """Roll back the open transaction, if any: a COMMIT that failed has already ended it (DuckDB then says
+    "cannot rollback - no transaction is active"), and the files are retried one by one all the same."""
+    try:
+        con.rollback()
+    except duckdb.TransactionException:
+        pass
 
 
 def _forget_attempt(con, sha: str) -> None:

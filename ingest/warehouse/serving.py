@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 
 from ingest.home import Home
+from ingest.warehouse import faults, lock
 from ingest.warehouse.database import writer_config
 
 
@@ -34,12 +35,19 @@ def publish(home: Home) -> Path:
     """Copy the built database next to the serving file, then rename it over in one step."""
     if not home.db_path.exists():
         raise FileNotFoundError(f"{home.db_path} does not exist: nothing to publish (run ingest and build first)")
-    con = duckdb.connect(str(home.db_path), config=writer_config())
-    con.execute("checkpoint")
-    con.close()
+    try:
+        con = duckdb.connect(str(home.db_path), config=writer_config())
+    except duckdb.IOException as e:
+        raise lock.duckdb_busy(e, home.db_path) or e
     tmp = home.serving_path.with_name(home.serving_path.name + ".new")
-    shutil.copyfile(home.db_path, tmp)
-    with tmp.open("rb+") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, home.serving_path)
+    try:
+        con.execute("checkpoint")
+        con.close()
+        shutil.copyfile(home.db_path, tmp)
+        with tmp.open("rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, home.serving_path)
+    except Exception as e:
+        tmp.unlink(missing_ok=True)  # the old serving.duckdb stays as it was
+        raise faults.translate(e, f"publishing {home.serving_path}") or e
     return home.serving_path

@@ -110,3 +110,31 @@ def test_a_re_sent_file_with_rejects_says_so_and_exits_1(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "already ingested (same sha256) with 1 records rejected (see raw.rejects)" in err
     assert _query(home, "select count(*) from raw.measure_cpu") == [(2,)]
+
+
+def test_a_command_value_beyond_a_double_costs_its_line_not_its_capture(tmp_path):
+    """Capture time and host from the file name; a counter printed with 400 digits is kept as an unreadable
+    line (skipped, with its line number and why), the capture's other 53 values load."""
+    real_s = (Path(__file__).parents[1] / "golden/commands/linux/devbox__netstat-s__20261121T063246.out").read_text()
+    lines = real_s.splitlines(keepends=True)
+    assert lines[5] == "    54681 incoming packets delivered\n"
+    home = Home(tmp_path / "home").create()
+    f = home.landing / "devbox__netstat-s__20261121T063246.out"
+    f.write_text("".join(lines[:5] + ["    " + "9" * 400 + " incoming packets delivered\n"] + lines[6:]))
+    (res,) = pipeline.ingest_paths(home, [f])
+    assert (res.status, res.records_read, res.records_loaded, res.rows_skipped, res.rows_rejected) == ("loaded", 2, 1, 1, 0)
+    assert _query(home, "select count(*) from raw.command_values") == [(53,)]
+    assert _query(home, "select line_number, reason from raw.command_unparsed_lines") == [
+        (6, "'# incoming packets delivered': expected a number a double can hold, found one beyond its range")]
+
+
+def test_a_file_whose_every_capture_is_implausible_keeps_nothing_and_is_tried_again(tmp_path):
+    real_s = (Path(__file__).parents[1] / "golden/commands/linux/devbox__netstat-s__20261121T063246.out").read_text()
+    home = Home(tmp_path / "home").create()
+    f = home.landing / "web01.log"
+    f.write_text("# captured: 2099-01-05T10:05:00 host: web01\n" + real_s)
+    for _attempt in range(2):
+        (res,) = pipeline.ingest_paths(home, [f])
+        assert (res.status, res.ok, res.records_read, res.rows_loaded, res.rows_rejected) == ("rejected", False, 1, 0, 1)
+        assert _query(home, "select count(*) from raw.command_counter_labels") == [(0,)]
+        assert _query(home, "select count(*), count(distinct file_id) from raw.rejects") == [(1, 1)]

@@ -72,6 +72,8 @@ def _json_lines(f) -> Iterator[LoggedRun]:
             record, problem = json.loads(text), None
         except json.JSONDecodeError as e:
             record, problem = None, RecordError("(record)", f"expected a JSON object: {e.msg} at column {e.colno}")
+        except ValueError as e:  # an integer of more than 4300 digits, which Python refuses to read
+            record, problem = None, RecordError("(record)", f"expected a JSON object of readable numbers: {e}")
         yield LoggedRun(line_number, text, record, problem)
 
 

@@ -157,10 +157,30 @@ def _value_at(record: dict, path: str):
 
 
 def _finite(path: str, value) -> float:
-    # json.loads reads NaN and Infinity, which JSON Schema takes for numbers
-    if not math.isfinite(value):
-        raise RecordError(path, f"expected a finite number, found {value}")
+    # json.loads reads NaN and Infinity, which JSON Schema takes for numbers; and integers of any size, which
+    # a float cannot hold beyond about 1.8e308 (math.isfinite raises OverflowError on them)
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:
+        finite = False
+    if not finite:
+        raise RecordError(path, f"expected a finite number, found {_shown(value)}")
     return float(value)
+
+
+def _whole(f: Field, value) -> int:
+    """An integer field within its column's type (the schema's limits aside, JSON integers have no bound)."""
+    bits = _COLUMN_TYPES[f.column].bit_width
+    if not -(2 ** (bits - 1)) <= int(value) < 2 ** (bits - 1):
+        raise RecordError(f.path, f"expected a whole number of at most {bits} bits, found {_shown(value)}")
+    return int(value)
+
+
+def _shown(value) -> str:
+    """A number as the message shows it: at most 40 digits (Python refuses to print more than 4300)."""
+    if isinstance(value, int) and abs(value).bit_length() > 128:
+        return f"an integer of {abs(value).bit_length()} bits"
+    return str(value)
 
 
 def _date(f: Field, value: str) -> dt.date:
@@ -191,11 +211,14 @@ _CONVERT = {
     "text": lambda f, value: value.strip(),
     "date": _date,
     "timestamp": _timestamp,
-    "int": lambda f, value: int(value),
+    "int": _whole,
     "number": lambda f, value: _finite(f.path, value),
     "quantity": lambda f, item: _finite(f"{f.path}.value", item["value"]) * f.units[item["unit"]],
     "free": _free,
 }
+
+
+_COLUMN_TYPES = {c.name: c.type for c in RUNS.columns}
 
 
 class RunSink:

@@ -222,7 +222,9 @@ class _Ethernet(_Record):
         if not m:
             self.cap.skip(i, f"adapter {self.adapter}: expected 'Elapsed Time: D days H hours M minutes S seconds'")
             return
-        seconds = ((int(m[1]) * 24 + int(m[2])) * 60 + int(m[3])) * 60 + int(m[4])
+        # floats, not ints: a mangled number of thousands of digits is then infinite (and its line kept as
+        # unreadable), where int() refuses it or the float of the sum overflows
+        seconds = ((float(m[1]) * 24 + float(m[2])) * 60 + float(m[3])) * 60 + float(m[4])
         # a second Elapsed Time: part of the statistics was reset; the counters after it start there
         name = "elapsed_s" if not self.elapsed_seen else "elapsed_since_partial_reset_s"
         self.elapsed_seen += 1

@@ -59,7 +59,7 @@ import re
 import numpy as np
 
 from ingest.formats.capture import Capture, CaptureError, Counter, CounterSink, Layout, Segment, is_noise, snake
-from ingest.formats.command_parser import CommandParser, require_time_and_host
+from ingest.formats.command_parser import CommandParser, plausible, require_time_and_host
 
 # printed text (number as '#') -> kernel MIB name, per section; old and new net-tools spellings
 MIB_BY_TEXT: dict[str, dict[str, str]] = {
@@ -341,6 +341,8 @@ class LinuxNetstatS(CommandParser):
             if shape.label_runs.size:
                 at = np.minimum(first[members][:, None] + shape.label_runs, len(numbers) - 1)
                 ok &= (numbers[at] == shape.label_values).all(axis=1)
+            if ok.any():  # a number too long for a double is read the ordinary way, which keeps its line
+                ok[ok] = np.isfinite(numbers[first[members[ok]][:, None] + shape.value_runs]).all(axis=1)
             good = members[ok]
             if good.size:
                 values = numbers[first[good][:, None] + shape.value_runs].ravel()
@@ -353,6 +355,7 @@ class LinuxNetstatS(CommandParser):
         if not counters:
             raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
         require_time_and_host(cap)
+        counters = plausible(cap, counters)
         layout = sink.layout(counters)
         body = cap.text.encode()
         # a capture with unread lines is not a template: the bulk path would not keep its lines

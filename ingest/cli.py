@@ -90,8 +90,16 @@ def _file_progress(args) -> FileProgress | None:
 def cmd_ingest(args) -> int:
     from ingest import pipeline
 
-    home = _home_to_write(args)
+    from ingest.output import shown
+
+    home = home_of(args)
     paths = [Path(p) for p in args.paths] or [home.landing]
+    for path in paths:  # paths are read from the current directory, as a shell user expects; say so kindly
+        if not path.exists() and not path.is_absolute() and (home.root / path).exists():
+            print(f"perfdb ingest: {path}: no such file or directory in {Path.cwd()}; "
+                  f"did you mean {shown(home.root / path)}?", file=sys.stderr)
+            return 1
+    home.create()
     options = pipeline.ingest_options(home, args.ddl)
     progress = _file_progress(args)
     try:
@@ -227,27 +235,30 @@ def _nothing_to_load(home: Home) -> str | None:
 def cmd_demo(args) -> int:
     """The whole pipeline on generated data, told in a few lines (``perfdb run`` shows every step)."""
     from ingest import pipeline
+    from ingest.output import shown
 
     home = _home_to_write(args)
 
     def tell(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
         failed = step.status == pipeline.FAILED
         if step.name == "generate":
-            print(step.summary)
+            print(f"generated {len(result.generated)} demo files in {shown(home.landing)}")
         elif step.name == "ingest":
             print(
                 f"ingested {len(result.files)} files: {sum(r.records_loaded for r in result.files):,} records, "
-                f"{sum(r.rows_loaded for r in result.files):,} rows into {home.db_path}"
+                f"{sum(r.rows_loaded for r in result.files):,} rows into {shown(home.db_path)}"
             )
             if failed:
                 print("\n".join(step.problems[:20]), file=sys.stderr)
         elif step.name == "build":
-            print("perfdb demo: dbt build failed (output above)" if failed else step.summary,
+            if failed:
+                _tell_build(args, home, out=sys.stderr)
+            print("perfdb demo: dbt build failed" if failed else step.summary,
                   file=sys.stderr if failed else sys.stdout)
         elif step.name == "check" and result.validation is not None:
             result.validation.print(sys.stdout)
         elif step.name == "publish":
-            print(f"{step.summary}\n")
+            print(f"published {shown(home.serving_path)}\n")
 
     if not pipeline.demo(home, args.seed, check=not args.skip_check, on_step=tell).ok:
         return 1

@@ -193,3 +193,12 @@ def test_docs_serves_the_two_sites_and_nothing_else_of_the_home(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
+
+
+def test_a_path_relative_to_the_home_instead_of_here_gets_a_hint(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "perfdb_home" / "landing").mkdir(parents=True)
+    assert cli.main(["--home", "perfdb_home", "ingest", "landing/"]) == 1
+    assert capsys.readouterr().err == (f"perfdb ingest: landing: no such file or directory in {tmp_path}; "
+                                       "did you mean perfdb_home/landing?\n")
+    assert sorted(p.name for p in (tmp_path / "perfdb_home").iterdir()) == ["landing"]  # nothing created

@@ -202,3 +202,30 @@ def test_a_path_relative_to_the_home_instead_of_here_gets_a_hint(tmp_path, monke
     assert capsys.readouterr().err == (f"perfdb ingest: landing: no such file or directory in {tmp_path}; "
                                        "did you mean perfdb_home/landing?\n")
     assert sorted(p.name for p in (tmp_path / "perfdb_home").iterdir()) == ["landing"]  # nothing created
+
+
+def test_on_a_terminal_ingest_shows_a_progress_bar_instead_of_a_line_per_file(tmp_path):
+    """stderr a terminal (a pseudo-terminal here): a bar that reaches 14/14, no line for a file that loaded."""
+    import pty
+
+    env = {**os.environ, "PERFDB_HOME": "home", "COLUMNS": "100", "TERM": "xterm"}
+    gen = ["generate", "measure", "--days", "2", "--cpus", "2", "--processes", "4", "--discs", "1", "--forms", "csv",
+           "--out", "in"]
+    subprocess.run([PERFDB, *gen], cwd=tmp_path, env=env, check=True, capture_output=True)
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen([PERFDB, "ingest", "in/"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=terminal)
+    os.close(terminal)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the terminal's other end closed: perfdb is done
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(controller)
+    assert proc.wait() == 0
+    assert proc.stdout.read().decode().startswith("14 files: 14 loaded")
+    assert b"14/14" in shown and b"ingest" in shown
+    assert b"cpu.csv" not in shown

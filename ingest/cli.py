@@ -31,6 +31,7 @@ from pathlib import Path
 from ingest import docs_site, serve
 from ingest.cli_options import add_format, add_seed, home_of, input_format, subcommand
 from ingest.home import Home
+from ingest.output import shown
 from ingest.plugins import GENERATORS, REPORTS, public_modules
 
 
@@ -49,12 +50,14 @@ def _emit(args, summary: dict, lines: list[str]) -> None:
 
 class FileProgress:
     """What ``perfdb ingest`` and ``run`` say per file: on a terminal a progress bar, with a line for each file
-    that did not load cleanly; elsewhere one plain line per file. Files are named as the user would type them
-    (``perfdb_home/landing/measure/2026-01-20/cpu.csv``, not ``cpu.csv``)."""
+    that did not load cleanly; elsewhere one plain line per file. A file is named as the user named it
+    (``perfdb ingest in/`` gives ``in/csv/PROD1/2026-01-05/cpu.csv``, not ``cpu.csv``), or below ``base``
+    (``perfdb run``: below landing/)."""
 
-    def __init__(self):
+    def __init__(self, base: Path | None = None):
         from ingest.output import progress_bar
 
+        self.base = base
         self.bar = progress_bar("ingest")
 
     def __call__(self, done: int, total: int, res) -> None:
@@ -63,16 +66,16 @@ class FileProgress:
             if res.ok:
                 return
         print(self.line(done, total, res), file=sys.stderr)
+        if res.status == "duplicate":
+            return  # the line says it all
         for msg in res.messages[:20]:
             print(f"    {msg}", file=sys.stderr)
         if len(res.messages) > 20:
             print(f"    ... {len(res.messages) - 20} more (see raw.rejects)", file=sys.stderr)
 
-    @staticmethod
-    def line(done: int, total: int, res) -> str:
-        from ingest.output import shown
-
-        return (f"[{done}/{total}] {shown(res.path)}: {res.status} ({res.format or '-'}) "
+    def line(self, done: int, total: int, res) -> str:
+        name = res.path.relative_to(self.base) if self.base and res.path.is_relative_to(self.base) else res.path
+        return (f"[{done}/{total}] {name}: {res.status} ({res.format or '-'}) "
                 f"records read={res.records_read} loaded={res.records_loaded} rejected={res.rows_rejected} "
                 f"skipped={res.rows_skipped}; rows written={res.rows_loaded}")
 
@@ -81,16 +84,14 @@ class FileProgress:
             self.bar.close()
 
 
-def _file_progress(args) -> FileProgress | None:
-    return None if args.json else FileProgress()
+def _file_progress(args, base: Path | None = None) -> FileProgress | None:
+    return None if args.json else FileProgress(base)
 
 
 # -- ingest / remove ---------------------------------------------------------------------------------
 
 def cmd_ingest(args) -> int:
     from ingest import pipeline
-
-    from ingest.output import shown
 
     home = home_of(args)
     paths = [Path(p) for p in args.paths] or [home.landing]
@@ -124,8 +125,8 @@ def cmd_remove(args) -> int:
     finally:
         con.close()
     _emit(args, {"removed": removed}, [
-        *(f"removed file {r['file_id']} {r['path']}: {r['rows']} rows" for r in removed),
-        f"{len(removed)} files removed; run `perfdb build` so that the models follow"
+        *(f"removed file {r['file_id']} {shown(r['path'])}: {r['rows']} rows" for r in removed),
+        f"{len(removed)} file{'s' if len(removed) > 1 else ''} removed; run `perfdb build` so that the models follow"
         if removed else "nothing removed: no ingested file matches",
     ])
     return 0 if removed else 1
@@ -168,7 +169,7 @@ def cmd_publish(args) -> int:
     from ingest.warehouse.serving import publish
 
     path = publish(_home_to_write(args))
-    _emit(args, {"published": str(path)}, [f"published {path}"])
+    _emit(args, {"published": str(path)}, [f"published {shown(path)}"])
     return 0
 
 
@@ -180,7 +181,8 @@ def cmd_run(args) -> int:
         if step.name == "ingest":
             print(step.summary, file=sys.stderr)
         elif step.name == "build":
-            _tell_build(args, home, out=sys.stderr)
+            if not args.json:
+                _tell_build(args, home, out=sys.stderr)
             if step.status == pipeline.FAILED:
                 print("perfdb run: dbt build failed; serving.duckdb left as it was", file=sys.stderr)
         elif step.name == "check" and result.validation is not None:
@@ -197,7 +199,7 @@ def cmd_run(args) -> int:
     if nothing:
         print(f"perfdb run: nothing to load: {nothing}", file=sys.stderr)
         return 1
-    progress = _file_progress(args)
+    progress = _file_progress(args, home.landing)
 
     def tell_and_close(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
         if step.name == "ingest" and progress is not None:
@@ -235,8 +237,6 @@ def _nothing_to_load(home: Home) -> str | None:
 def cmd_demo(args) -> int:
     """The whole pipeline on generated data, told in a few lines (``perfdb run`` shows every step)."""
     from ingest import pipeline
-    from ingest.output import shown
-
     home = _home_to_write(args)
 
     def tell(step: pipeline.Step, result: pipeline.PipelineResult) -> None:

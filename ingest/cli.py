@@ -16,7 +16,10 @@ Sub-commands of ``generate`` and ``report`` are discovered from the modules in `
 ``ingest.reports`` (each has ``add_parser(subparsers)``), so a new family never edits this file. Each
 command imports what it runs on (DuckDB, the parsers, dbt, Great Expectations) when it runs, so that
 ``perfdb --help`` and ``perfdb generate`` start without them.
-Exit status: 0 when everything loaded and passed, 1 when something was rejected or failed, 2 on usage errors.
+Exit status: 0 when everything loaded and passed, 1 when something was rejected or failed (or a report's date
+has no data), 2 on usage errors. No traceback reaches a user: bad options are argparse errors, a reader that
+closes the pipe (``| head``) ends perfdb quietly, and every expected failure is one line naming what to fix.
+``--json`` means machine-readable output on every command (for reports and ``sql``: ``--format json``).
 """
 
 from __future__ import annotations

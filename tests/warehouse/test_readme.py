@@ -83,5 +83,6 @@ def test_every_readme_command_runs_as_written_in_the_demo_home(readme_folder):
     assert output(f"{home} remove").startswith("removed file ")
     assert output(f"{home} build").splitlines()[0].endswith("all passed")
     assert "perfdb_home/warehouse/dbt_docs/index.html" in output(f"{home} docs")
-    assert (readme_folder / "perfdb_home" / "warehouse" / "dbt_docs" / "index.html").stat().st_size > 100_000
+    docs = (readme_folder / "perfdb_home" / "warehouse" / "dbt_docs" / "index.html").read_text()
+    assert "parent_map" in docs and "model.perfdb.fct_cpu_monthly" in docs  # the lineage graph's data is inside
     assert sorted(p.name for p in (readme_folder / "my_measure").iterdir())

@@ -181,17 +181,18 @@ def cmd_run(args) -> int:
     from ingest import pipeline
 
     def tell(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
-        if step.name == "ingest":
+        if args.json:  # one JSON document at the end; only failures on the way, on stderr
+            if step.status == pipeline.FAILED:
+                print("\n".join([f"perfdb run: {step.name} failed: {step.summary}", *step.problems[:20]]),
+                      file=sys.stderr)
+        elif step.name == "ingest":
             print(step.summary, file=sys.stderr)
         elif step.name == "build":
-            if not args.json:
-                _tell_build(args, home, out=sys.stderr)
+            _tell_build(args, home, out=sys.stderr)
             if step.status == pipeline.FAILED:
                 print("perfdb run: dbt build failed; serving.duckdb left as it was", file=sys.stderr)
         elif step.name == "check" and result.validation is not None:
-            from quality.runner import print_report
-
-            print_report(result.validation, quiet=args.json)
+            result.validation.print(sys.stdout)
             if step.status == pipeline.FAILED:
                 print("perfdb run: validation failed; serving.duckdb left as it was", file=sys.stderr)
         elif step.name == "publish":
@@ -215,6 +216,13 @@ def cmd_run(args) -> int:
     finally:
         if progress is not None:
             progress.close()
+    if args.json:
+        print(json.dumps({
+            "ok": result.ok,
+            "steps": [vars(step) for step in result.steps],
+            "ingest": {k: v for k, v in pipeline.ingest_summary(result.files).items() if k != "results"},
+            "check": result.validation.summary() if result.validation is not None else None,
+        }, indent=2, default=str))
     return 0 if result.ok else 1
 
 

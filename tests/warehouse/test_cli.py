@@ -3,6 +3,7 @@ generator shares, and what ``perfdb generate`` leaves unimported."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -229,3 +230,18 @@ def test_on_a_terminal_ingest_shows_a_progress_bar_instead_of_a_line_per_file(tm
     assert proc.stdout.read().decode().startswith("14 files: 14 loaded")
     assert b"14/14" in shown and b"ingest" in shown
     assert b"cpu.csv" not in shown
+
+
+def test_run_with_json_prints_one_json_document(tmp_path, capsys):
+    from test_warehouse import CSV_HEADER, _csv_row
+
+    home = Home(tmp_path / "home").create()
+    (home.landing / "cpu.csv").write_text(CSV_HEADER + _csv_row(0, 1_800_000_000) + _csv_row(1, 900_000_000))
+    assert cli.main(["--home", str(home.root), "--json", "run", "--skip-check"]) == 0
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert (summary["ok"], summary["check"]) == (True, None)
+    assert [(s["name"], s["status"]) for s in summary["steps"]] == [
+        ("ingest", "passed"), ("build", "passed"), ("check", "skipped"), ("publish", "passed")]
+    assert (summary["ingest"]["files"], summary["ingest"]["records_loaded"]) == (1, 2)
+    assert err == ""

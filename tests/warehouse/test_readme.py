@@ -31,7 +31,7 @@ MARK = "<!-- tested:"
 FENCE = re.compile(r"^```(?:bash|sh)\n(.*?)^```", re.S | re.M)
 
 
-def tested_blocks(readme: str) -> list[list[str]]:
+def command_blocks(readme: str) -> list[list[str]]:
     """The command lines of every block right after a ``<!-- tested: ... -->`` line."""
     blocks = []
     for part in readme.split(MARK)[1:]:
@@ -42,7 +42,7 @@ def tested_blocks(readme: str) -> list[list[str]]:
 
 
 def test_the_readme_marks_its_command_blocks():
-    blocks = tested_blocks((REPO / "README.md").read_text())
+    blocks = command_blocks((REPO / "README.md").read_text())
     commands = [line.split()[:4] for block in blocks for line in block]
     assert len(blocks) == 2
     # every sub-command a user meets in the first hour is among them
@@ -64,7 +64,7 @@ def run_line(line: str, cwd: Path) -> subprocess.CompletedProcess:
 
 def test_every_readme_command_runs_as_written_in_the_demo_home(readme_folder):
     seen: dict[str, subprocess.CompletedProcess] = {}
-    for line in [line for block in tested_blocks((REPO / "README.md").read_text()) for line in block]:
+    for line in [line for block in command_blocks((REPO / "README.md").read_text()) for line in block]:
         run = run_line(line, readme_folder)
         assert run.returncode == 0, f"{line}\nexited {run.returncode}:\n{run.stderr[-3000:]}"
         assert "Traceback" not in run.stderr, line

@@ -91,6 +91,17 @@ def _file_progress(args, base: Path | None = None) -> FileProgress | None:
     return None if args.json else FileProgress(base)
 
 
+def _closing(progress: FileProgress | None, tell):
+    """``tell`` for the pipeline's steps, the ingest bar closed first (before dbt draws its own)."""
+
+    def on_step(step, result) -> None:
+        if step.name == "ingest" and progress is not None:
+            progress.close()
+        tell(step, result)
+
+    return on_step
+
+
 # -- ingest / remove ---------------------------------------------------------------------------------
 
 def cmd_ingest(args) -> int:
@@ -204,15 +215,9 @@ def cmd_run(args) -> int:
         print(f"perfdb run: nothing to load: {nothing}", file=sys.stderr)
         return 1
     progress = _file_progress(args, home.landing)
-
-    def tell_and_close(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
-        if step.name == "ingest" and progress is not None:
-            progress.close()  # before dbt's own bar
-        tell(step, result)
-
     try:
         result = pipeline.run(home.create(), check=not args.skip_check, quiet=args.json, on_file=progress,
-                              on_step=tell_and_close)
+                              on_step=_closing(progress, tell))
     finally:
         if progress is not None:
             progress.close()
@@ -271,7 +276,15 @@ def cmd_demo(args) -> int:
         elif step.name == "publish":
             print(f"published {shown(home.serving_path)}\n")
 
-    if not pipeline.demo(home, args.seed, check=not args.skip_check, on_step=tell).ok:
+    # on a terminal, progress bars for the ingest and the build (elsewhere the few lines above are all)
+    progress = FileProgress(home.landing) if sys.stderr.isatty() else None
+    try:
+        result = pipeline.demo(home, args.seed, check=not args.skip_check, quiet=progress is None,
+                               on_file=progress, on_step=_closing(progress, tell))
+    finally:
+        if progress is not None:
+            progress.close()
+    if not result.ok:
         return 1
     from ingest.reports import threshold
 

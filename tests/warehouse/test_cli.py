@@ -34,7 +34,10 @@ def test_readers_leave_a_missing_home_missing_and_writers_create_it(tmp_path, ca
     home = tmp_path / "nowhere"
     assert cli.main(["--home", str(home), "report", "threshold", "--date", "2026-01-05"]) == 1
     assert cli.main(["--home", str(home), "sql", "select 1"]) == 1
-    assert capsys.readouterr().err.count("serving.duckdb does not exist yet") == 2
+    assert cli.main(["--home", str(home), "report", "capacity"]) == 1
+    assert cli.main(["--home", str(home), "run"]) == 1
+    assert cli.main(["--home", str(home), "docs", "--no-generate"]) == 0
+    assert capsys.readouterr().err.count("serving.duckdb does not exist yet") == 3
     assert not home.exists()
     assert cli.main(["--home", str(home), "publish"]) == 1  # nothing to publish, but a home to publish in
     assert "perfdb.duckdb does not exist: nothing to publish" in capsys.readouterr().err

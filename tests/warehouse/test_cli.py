@@ -248,3 +248,35 @@ def test_run_with_json_prints_one_json_document(tmp_path, capsys):
         ("ingest", "passed"), ("build", "passed"), ("check", "skipped"), ("publish", "passed")]
     assert (summary["ingest"]["files"], summary["ingest"]["records_loaded"]) == (1, 2)
     assert err == ""
+
+
+def test_build_summary_counts_by_stage_and_names_what_failed(tmp_path):
+    """From dbt's run_results.json and manifest.json (the shapes dbt 1.11 writes, cut to what is read)."""
+    from ingest import dbt_runner
+
+    home = Home(tmp_path / "home")
+    target = dbt_runner.target_dir(home)
+    target.mkdir(parents=True)
+    nodes = {
+        "seed.perfdb.shifts": "seeds/shifts.csv",
+        "model.perfdb.stg_measure__cpu": "models/staging/measure/stg_measure__cpu.sql",
+        "test.perfdb.not_null_stg_measure__cpu_cpu_num.1": "models/staging/measure/_measure__models.yml",
+        "model.perfdb.fct_cpu_shift": "models/marts/cpu/fct_cpu_shift.sql",
+        "test.perfdb.unique_fct_cpu_shift_key.2": "models/marts/cpu/_cpu__models.yml",
+        "exposure.perfdb.cpu_dashboard": "models/_superset__exposures.yml",
+    }
+    statuses = ["success", "success", "pass", "error", "skipped", "no-op"]
+    (target / "manifest.json").write_text(json.dumps(
+        {"nodes": {uid: {"original_file_path": path} for uid, path in nodes.items()}, "unit_tests": {}}))
+    (target / "run_results.json").write_text(json.dumps({"elapsed_time": 12.3, "results": [
+        {"unique_id": uid, "status": status,
+         "message": "Binder Error: column busy_pct not found\n  LINE 3" if status == "error" else None}
+        for uid, status in zip(nodes, statuses)]}))
+    assert dbt_runner.summary_lines(dbt_runner.stage_summary(home)) == [
+        "dbt build: 6 nodes in 12 s, 1 failed",
+        "  seeds           1 built",
+        "  staging         1 built         1 tests passed",
+        "  marts           0 built, 1 error  0 tests passed, 1 skipped",
+        "  ERROR model.perfdb.fct_cpu_shift: Binder Error: column busy_pct not found",
+        f"full log: {home.warehouse_dir / 'dbt_logs' / 'dbt.log'}",
+    ]

@@ -280,3 +280,34 @@ def test_build_summary_counts_by_stage_and_names_what_failed(tmp_path):
         "  ERROR model.perfdb.fct_cpu_shift: Binder Error: column busy_pct not found",
         f"full log: {home.warehouse_dir / 'dbt_logs' / 'dbt.log'}",
     ]
+
+
+def _read_terminal(argv: list[str], env: dict, cwd: Path) -> tuple[int, str]:
+    """Runs a command with stdout on a pseudo-terminal; its exit status and what the terminal showed."""
+    import pty
+
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=terminal, stderr=subprocess.DEVNULL)
+    os.close(terminal)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(controller)
+    return proc.wait(), shown.decode().replace("\r\n", "\n")
+
+
+def test_a_table_longer_than_the_terminal_goes_through_the_pager(tmp_path):
+    home = Home(tmp_path / "home").create()
+    duckdb.connect(str(home.serving_path)).close()
+    env = {**os.environ, "PAGER": "sed s/^/paged:/", "LINES": "20", "COLUMNS": "80"}
+    rc, shown = _read_terminal([PERFDB, "--home", str(home.root), "sql", "select * from range(30)"], env, tmp_path)
+    assert rc == 0
+    assert shown.splitlines()[:3] == ["paged:range", "paged:-----", "paged:    0"]
+    rc, shown = _read_terminal([PERFDB, "--home", str(home.root), "sql", "select * from range(3)"], env, tmp_path)
+    assert (rc, shown.splitlines()[0]) == (0, "range")  # a screenful prints as it is

@@ -16,7 +16,10 @@ Sub-commands of ``generate`` and ``report`` are discovered from the modules in `
 ``ingest.reports`` (each has ``add_parser(subparsers)``), so a new family never edits this file. Each
 command imports what it runs on (DuckDB, the parsers, dbt, Great Expectations) when it runs, so that
 ``perfdb --help`` and ``perfdb generate`` start without them.
-Exit status: 0 when everything loaded and passed, 1 when something was rejected or failed, 2 on usage errors.
+Exit status: 0 when everything loaded and passed, 1 when something was rejected or failed (or a report's date
+has no data), 2 on usage errors. No traceback reaches a user: bad options are argparse errors, a reader that
+closes the pipe (``| head``) ends perfdb quietly, and every expected failure is one line naming what to fix.
+``--json`` means machine-readable output on every command (for reports and ``sql``: ``--format json``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from pathlib import Path
 from ingest import docs_site, serve
 from ingest.cli_options import add_format, add_seed, home_of, input_format, subcommand
 from ingest.home import Home
+from ingest.output import shown
 from ingest.plugins import GENERATORS, REPORTS, public_modules
 
 
@@ -56,12 +60,14 @@ def _emit(args, summary: dict, lines: list[str]) -> None:
 
 class FileProgress:
     """What ``perfdb ingest`` and ``run`` say per file: on a terminal a progress bar, with a line for each file
-    that did not load cleanly; elsewhere one plain line per file. Files are named as the user would type them
-    (``perfdb_home/landing/measure/2026-01-20/cpu.csv``, not ``cpu.csv``)."""
+    that did not load cleanly; elsewhere one plain line per file. A file is named as the user named it
+    (``perfdb ingest in/`` gives ``in/csv/PROD1/2026-01-05/cpu.csv``, not ``cpu.csv``), or below ``base``
+    (``perfdb run``: below landing/)."""
 
-    def __init__(self):
+    def __init__(self, base: Path | None = None):
         from ingest.output import progress_bar
 
+        self.base = base
         self.bar = progress_bar("ingest")
 
     def __call__(self, done: int, total: int, res) -> None:
@@ -70,16 +76,16 @@ class FileProgress:
             if res.ok:
                 return
         print(self.line(done, total, res), file=sys.stderr)
+        if res.status == "duplicate":
+            return  # the line says it all
         for msg in res.messages[:20]:
             print(f"    {msg}", file=sys.stderr)
         if len(res.messages) > 20:
             print(f"    ... {len(res.messages) - 20} more (see raw.rejects)", file=sys.stderr)
 
-    @staticmethod
-    def line(done: int, total: int, res) -> str:
-        from ingest.output import shown
-
-        return (f"[{done}/{total}] {shown(res.path)}: {res.status} ({res.format or '-'}) "
+    def line(self, done: int, total: int, res) -> str:
+        name = res.path.relative_to(self.base) if self.base and res.path.is_relative_to(self.base) else res.path
+        return (f"[{done}/{total}] {name}: {res.status} ({res.format or '-'}) "
                 f"records read={res.records_read} loaded={res.records_loaded} rejected={res.rows_rejected} "
                 f"skipped={res.rows_skipped}; rows written={res.rows_loaded}")
 
@@ -88,8 +94,19 @@ class FileProgress:
             self.bar.close()
 
 
-def _file_progress(args) -> FileProgress | None:
-    return None if args.json else FileProgress()
+def _file_progress(args, base: Path | None = None) -> FileProgress | None:
+    return None if args.json else FileProgress(base)
+
+
+def _closing(progress: FileProgress | None, tell):
+    """``tell`` for the pipeline's steps, the ingest bar closed first (before dbt draws its own)."""
+
+    def on_step(step, result) -> None:
+        if step.name == "ingest" and progress is not None:
+            progress.close()
+        tell(step, result)
+
+    return on_step
 
 
 # -- ingest / remove ---------------------------------------------------------------------------------
@@ -97,8 +114,14 @@ def _file_progress(args) -> FileProgress | None:
 def cmd_ingest(args) -> int:
     from ingest import pipeline
 
-    home = _home_to_write(args)
+    home = home_of(args)
     paths = [Path(p) for p in args.paths] or [home.landing]
+    for path in paths:  # paths are read from the current directory, as a shell user expects; say so kindly
+        if not path.exists() and not path.is_absolute() and (home.root / path).exists():
+            print(f"perfdb ingest: {path}: no such file or directory in {Path.cwd()}; "
+                  f"did you mean {shown(home.root / path)}?", file=sys.stderr)
+            return 1
+    home.create()
     options = pipeline.ingest_options(home, args.ddl)
     progress = _file_progress(args)
     try:
@@ -123,8 +146,8 @@ def cmd_remove(args) -> int:
     finally:
         con.close()
     _emit(args, {"removed": removed}, [
-        *(f"removed file {r['file_id']} {r['path']}: {r['rows']} rows" for r in removed),
-        f"{len(removed)} files removed; run `perfdb build` so that the models follow"
+        *(f"removed file {r['file_id']} {shown(r['path'])}: {r['rows']} rows" for r in removed),
+        f"{len(removed)} file{'s' if len(removed) > 1 else ''} removed; run `perfdb build` so that the models follow"
         if removed else "nothing removed: no ingested file matches",
     ])
     return 0 if removed else 1
@@ -167,7 +190,7 @@ def cmd_publish(args) -> int:
     from ingest.warehouse.serving import publish
 
     path = publish(_home_to_write(args))
-    _emit(args, {"published": str(path)}, [f"published {path}"])
+    _emit(args, {"published": str(path)}, [f"published {shown(path)}"])
     return 0
 
 
@@ -176,16 +199,18 @@ def cmd_run(args) -> int:
     from ingest import pipeline
 
     def tell(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
-        if step.name == "ingest":
+        if args.json:  # one JSON document at the end; only failures on the way, on stderr
+            if step.status == pipeline.FAILED:
+                print("\n".join([f"perfdb run: {step.name} failed: {step.summary}", *step.problems[:20]]),
+                      file=sys.stderr)
+        elif step.name == "ingest":
             print(step.summary, file=sys.stderr)
         elif step.name == "build":
             _tell_build(args, home, out=sys.stderr)
             if step.status == pipeline.FAILED:
                 print("perfdb run: dbt build failed; serving.duckdb left as it was", file=sys.stderr)
         elif step.name == "check" and result.validation is not None:
-            from quality.runner import print_report
-
-            print_report(result.validation, quiet=args.json)
+            result.validation.print(sys.stdout)
             if step.status == pipeline.FAILED:
                 print("perfdb run: validation failed; serving.duckdb left as it was", file=sys.stderr)
         elif step.name == "publish":
@@ -196,19 +221,20 @@ def cmd_run(args) -> int:
     if nothing:
         print(f"perfdb run: nothing to load: {nothing}", file=sys.stderr)
         return 1
-    progress = _file_progress(args)
-
-    def tell_and_close(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
-        if step.name == "ingest" and progress is not None:
-            progress.close()  # before dbt's own bar
-        tell(step, result)
-
+    progress = _file_progress(args, home.landing)
     try:
         result = pipeline.run(home.create(), check=not args.skip_check, quiet=args.json, on_file=progress,
-                              on_step=tell_and_close)
+                              on_step=_closing(progress, tell))
     finally:
         if progress is not None:
             progress.close()
+    if args.json:
+        print(json.dumps({
+            "ok": result.ok,
+            "steps": [vars(step) for step in result.steps],
+            "ingest": {k: v for k, v in pipeline.ingest_summary(result.files).items() if k != "results"},
+            "check": result.validation.summary() if result.validation is not None else None,
+        }, indent=2, default=str))
     return 0 if result.ok else 1
 
 
@@ -234,29 +260,38 @@ def _nothing_to_load(home: Home) -> str | None:
 def cmd_demo(args) -> int:
     """The whole pipeline on generated data, told in a few lines (``perfdb run`` shows every step)."""
     from ingest import pipeline
-
     home = _home_to_write(args)
 
     def tell(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
         failed = step.status == pipeline.FAILED
         if step.name == "generate":
-            print(step.summary)
+            print(f"generated {len(result.generated)} demo files in {shown(home.landing)}")
         elif step.name == "ingest":
             print(
                 f"ingested {len(result.files)} files: {sum(r.records_loaded for r in result.files):,} records, "
-                f"{sum(r.rows_loaded for r in result.files):,} rows into {home.db_path}"
+                f"{sum(r.rows_loaded for r in result.files):,} rows into {shown(home.db_path)}"
             )
             if failed:
                 print("\n".join(step.problems[:20]), file=sys.stderr)
         elif step.name == "build":
-            print("perfdb demo: dbt build failed (output above)" if failed else step.summary,
+            if failed:
+                _tell_build(args, home, out=sys.stderr)
+            print("perfdb demo: dbt build failed" if failed else step.summary,
                   file=sys.stderr if failed else sys.stdout)
         elif step.name == "check" and result.validation is not None:
             result.validation.print(sys.stdout)
         elif step.name == "publish":
-            print(f"{step.summary}\n")
+            print(f"published {shown(home.serving_path)}\n")
 
-    if not pipeline.demo(home, args.seed, check=not args.skip_check, on_step=tell).ok:
+    # on a terminal, progress bars for the ingest and the build (elsewhere the few lines above are all)
+    progress = FileProgress(home.landing) if sys.stderr.isatty() else None
+    try:
+        result = pipeline.demo(home, args.seed, check=not args.skip_check, quiet=progress is None,
+                               on_file=progress, on_step=_closing(progress, tell))
+    finally:
+        if progress is not None:
+            progress.close()
+    if not result.ok:
         return 1
     from ingest.reports import threshold
 

@@ -75,8 +75,9 @@ def _die_with_parent() -> None:
 
 
 def run_dbt(home: Home, args: list[str], *, quiet: bool = False) -> int:
-    """``dbt ARGS`` on the home; its console output is written to ``console.log``, a progress bar shows on a
-    terminal unless ``quiet``, and the end of the output is printed on stderr when dbt fails without results."""
+    """``dbt ARGS`` on the home; its console output is written to ``console.log`` (never to the terminal), a
+    progress bar shows on a terminal unless ``quiet``, and the end of the output is printed on stderr when dbt
+    fails without results (a project or profile error)."""
     log_dir(home).mkdir(parents=True, exist_ok=True)
     (target_dir(home) / "run_results.json").unlink(missing_ok=True)  # never report a previous run's results
     console = log_dir(home) / "console.log"
@@ -140,14 +141,15 @@ def stage_summary(home: Home) -> dict:
         stages[_stage(node.get("original_file_path", ""))]["tests" if kind in TEST_TYPES else "built"][
             result["status"]] += 1
         if result["status"] in FAILED:
+            message = (result.get("message") or "").strip().splitlines()
             failures.append({"node": result["unique_id"], "status": result["status"],
-                             "message": (result.get("message") or "").strip().splitlines()[0:1]})
+                             "message": message[0] if message else ""})
     order = [s for s in STAGES if s in stages] + sorted(set(stages) - set(STAGES))
     return {
         "nodes": len(results["results"]),
         "elapsed_s": round(results["elapsed_time"], 1),
         "stages": {s: {k: dict(v) for k, v in stages[s].items()} for s in order},
-        "failures": [{**f, "message": f["message"][0] if f["message"] else ""} for f in failures],
+        "failures": failures,
         "log": str(log_dir(home) / "dbt.log"),
     }
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -91,10 +92,13 @@ def cmd_docs(args) -> int:
             print("perfdb docs: dbt docs generate failed (see above)", file=sys.stderr)
             return 1
     found = sites(home)
-    width = max(len(text) for text in SITES.values()) + 1
-    for name, text in SITES.items():
-        where = shown(found[name]) if name in found else "not generated yet (`perfdb check` writes it)"
-        print(f"{text + ':':<{width}} {where}")
+    if args.json:
+        print(json.dumps({name: str(found[name]) if name in found else None for name in SITES}, indent=2))
+    else:
+        width = max(len(text) for text in SITES.values()) + 1
+        for name, text in SITES.items():
+            where = shown(found[name]) if name in found else "not generated yet (`perfdb check` writes it)"
+            print(f"{text + ':':<{width}} {where}")
     if not args.serve:
         return 0
     httpd = server(home, args.port)

@@ -7,6 +7,10 @@ import csv
 import datetime as dt
 import decimal
 import json
+import os
+import shlex
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -32,18 +36,44 @@ def print_rows(columns: Sequence[str], rows: Sequence[Sequence], fmt: str = "tab
         w.writerow(columns)
         w.writerows([[_jsonable(v) for v in r] for r in rows])
     else:
-        text = [["" if v is None else str(_jsonable(v)) for v in r] for r in rows]
+        text = [["" if v is None else _shown_value(v) for v in r] for r in rows]
         widths = [max([len(c)] + [len(r[i]) for r in text]) for i, c in enumerate(columns)]
-        out.write("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip() + "\n")
-        out.write("  ".join("-" * w for w in widths) + "\n")
-        for r in text:
-            out.write("  ".join(v.rjust(w) if _numeric(v) else v.ljust(w) for v, w in zip(r, widths)).rstrip() + "\n")
-        out.write(f"({len(rows)} rows)\n")
+        lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip(), "  ".join("-" * w for w in widths)]
+        lines += ["  ".join(v.rjust(w) if _numeric(v) else v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in text]
+        lines.append(f"({len(rows)} rows)")
+        page(lines, out)
+
+
+def round_floats(rows: Sequence[Sequence], decimals: int) -> list[tuple]:
+    """Every float of the rows rounded: CSV and JSON carry a report's precision, not ``4.0569401563888885``."""
+    return [tuple(round(v, decimals) if isinstance(v, float) else v for v in row) for row in rows]
+
+
+def _shown_value(v) -> str:
+    """A float with at most 4 decimals on a terminal (CSV and JSON keep what the query returned)."""
+    if isinstance(v, float):
+        return f"{v:.4f}".rstrip("0").rstrip(".") if abs(v) < 1e15 else str(v)
+    return str(_jsonable(v))
+
+
+def page(lines: list[str], out=None) -> None:
+    """Lines to ``out``; on a terminal they do not fit, through ``$PAGER`` (default ``less -FRSX``: long lines
+    scroll sideways instead of wrapping, and a screenful or less prints as it is)."""
+    out = out or sys.stdout
+    size = shutil.get_terminal_size()
+    too_big = len(lines) > size.lines - 1 or any(len(line) > size.columns for line in lines)
+    pager = os.environ.get("PAGER", "less -FRSX")
+    if out is sys.stdout and out.isatty() and too_big and pager and shutil.which(shlex.split(pager)[0]):
+        out.flush()
+        subprocess.run(shlex.split(pager), input="\n".join(lines) + "\n", text=True)
+    else:
+        out.write("\n".join(lines) + "\n")
 
 
 def _numeric(s: str) -> bool:
+    """A number, also when marked (``78.6*``: above its threshold): right-aligned."""
     try:
-        float(s.replace(",", ""))
+        float(s.replace(",", "").rstrip("*"))
         return True
     except ValueError:
         return False

@@ -170,8 +170,9 @@ def write_demo_landing(home: Home, seed: int) -> list[Path]:
     return written
 
 
-def demo(home: Home, seed: int, *, check: bool = True, on_step: OnStep | None = None) -> PipelineResult:
+def demo(home: Home, seed: int, *, check: bool = True, quiet: bool = True, on_file: OnFile | None = None,
+         on_step: OnStep | None = None) -> PipelineResult:
     """The demo data set generated into landing/, then ``run``, stopping at the first rejected file."""
     result = PipelineResult(generated=write_demo_landing(home, seed))
     _done(result, Step("generate", PASSED, f"generated {len(result.generated)} demo files in {home.landing}"), on_step)
-    return run(home, check=check, stop_on_rejects=True, quiet=True, on_step=on_step, result=result)
+    return run(home, check=check, stop_on_rejects=True, quiet=quiet, on_file=on_file, on_step=on_step, result=result)

@@ -5,7 +5,7 @@ filter it by the options given, and print its rows as CSV or JSON keyed by the m
 from __future__ import annotations
 
 from ingest.home import Home
-from ingest.output import print_rows
+from ingest.output import print_rows, round_floats
 
 
 class ReportError(Exception):
@@ -114,8 +114,10 @@ def query_mart(home: Home, sql: str, params: list) -> tuple[list[str], list[tupl
         con.close()
 
 
-def print_machine_readable(columns: list[str], rows: list[tuple], fmt: str, out=None) -> None:
-    """CSV or JSON with the mart's column names; in CSV a list prints as its items joined by `;`."""
+def print_machine_readable(columns: list[str], rows: list[tuple], fmt: str, out=None, *, decimals: int) -> None:
+    """CSV or JSON with the mart's column names, numbers to the report's precision; in CSV a list prints as its
+    items joined by `;`."""
+    rows = round_floats(rows, decimals)
     if fmt == "csv":
         rows = [tuple(";".join(v) if isinstance(v, list) else v for v in row) for row in rows]
     print_rows(columns, rows, fmt, out=out)

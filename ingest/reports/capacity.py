@@ -42,7 +42,7 @@ for a parameter listing."""
 FORECAST = "marts.fct_capacity_forecast"
 COST = "marts.fct_capacity_cost_per_transaction"
 BENCHMARKS = "marts.rpt_benchmark_vs_reference"
-RESOURCES = ("cpu", "processor_pool", "disc", "line")
+RESOURCES = ("cpu", "processor_pool", "disc", "line", "interface")
 
 FORECAST_COLUMNS = (
     "resource_type", "system_name", "resource_name", "shift", "servers", "history_points", "current_peak_pct",
@@ -82,7 +82,7 @@ def whatif_row(current_pct: float | None, threshold_pct: float | None, servers: 
     def finite(x: float) -> float | None:
         return None if math.isinf(x) else round(x, 4)
 
-    return (growth * 100, round(projected * 100, 2), finite(result["response_factor"]),
+    return (round(growth * 100, 2), round(projected * 100, 2), finite(result["response_factor"]),
             finite(result["projected_response_factor"]), round(result["doubling_utilization"] * 100, 2), assessment)
 
 
@@ -167,8 +167,49 @@ def print_report(args, out=None) -> int:
         print("perfdb report capacity: no rows: ingest MEASURE, SMF or benchmark data and run `perfdb run` first",
               file=sys.stderr)
         return 0
+    if args.format == "table" and not (args.cost or args.benchmarks or args.config):
+        columns, rows = forecast_view(columns, rows, args.growth)
+    elif args.format == "table" and args.benchmarks:
+        columns, rows = choose(columns, rows, BENCHMARK_VIEW)
     print_rows(columns, rows, args.format, out=out)
     return 0
+
+
+# the table a terminal shows (CSV and JSON keep every column): (mart column, heading)
+BENCHMARK_VIEW = [("run_label", "run"), ("role", "role"), ("reference_document", "doc"),
+                  ("reference_table", "published table"), ("throughput_ratio", "throughput x"),
+                  ("etr_ratio", "etr x"), ("cpu_per_transaction_ratio", "cpu/tx x"), ("verdict", "verdict")]
+
+
+def choose(columns: list[str], rows: list[tuple], view: list[tuple[str, str]]) -> tuple[list[str], list[tuple]]:
+    index = {c: i for i, c in enumerate(columns)}
+    return [heading for _, heading in view], [tuple(row[index[c]] for c, _ in view) for row in rows]
+
+
+def forecast_view(columns: list[str], rows: list[tuple], growth: float) -> tuple[list[str], list[tuple]]:
+    """The forecast on a terminal: one line per resource, a ``*`` after a peak above its threshold; the
+    confidence band, the detail and the M/M/c figures other than the projected response are in CSV/JSON."""
+    index = {c: i for i, c in enumerate(columns)}
+
+    def marked(row, column: str) -> str | None:
+        value, limit = row[index[column]], row[index["threshold_pct"]]
+        if value is None:
+            return None
+        return f"{value:.1f}" + ("*" if limit is not None and value > limit else "")
+
+    def one(value, spec: str) -> str | None:
+        return None if value is None else format(value, spec)
+
+    headings = ["resource", "system", "name", "peak %", "limit", "growth/30d", "crosses", "status",
+                f"at {growth:+.0%}", "response x"]
+    view = [
+        (row[index["resource_type"]], row[index["system_name"]], row[index["resource_name"]],
+         marked(row, "current_peak_pct"), one(row[index["threshold_pct"]], ".0f"),
+         one(row[index["growth_pct_points_per_30_days"]], "+.1f"), row[index["crossing_date"]],
+         row[index["status"]], marked(row, "projected_peak_pct"), one(row[index["projected_response_factor"]], ".2f"))
+        for row in rows
+    ]
+    return headings, view
 
 
 def add_parser(subparsers) -> None:

@@ -61,6 +61,7 @@ then the other crossings of that date (disc, line, network)."""
 
 MART = "marts.rpt_threshold_violations"
 EXCEPTIONS = "marts.rpt_threshold_exceptions"
+DECIMALS = 4  # CSV and JSON: enough to tell a value from its limit (0.1004 > 0.1), no float noise
 
 # Figure 1's columns: (mart column, heading, mask). The headings are the ones Figure 1 prints.
 # Figure 9 has "AVG/INTR/BUSY" where Figure 1 prints "AVG CPU INTR".
@@ -186,7 +187,7 @@ def print_report(home: Home, date: dt.date, fmt: str, system: str | None = None,
         if not exceptions[1] and not has_data_on(home, date):
             raise ReportError(no_data_message(home, f"on {date}"))
         if fmt != "table":
-            print_machine_readable(*exceptions, fmt, out=out)
+            print_machine_readable(*exceptions, fmt, out=out, decimals=DECIMALS)
             return 0
         figure_1 = fetch(home, date, system)
         others = fetch_exceptions(home, date, system, other_than_cpu=True)

@@ -93,7 +93,7 @@ def print_report(home: Home, date_from, date_to, fmt: str, system: str | None = 
         print(f"perfdb report trend: {e}", file=sys.stderr)
         return 1
     if fmt != "table":
-        print_machine_readable(columns, rows, fmt, out=out)
+        print_machine_readable(columns, rows, fmt, out=out, decimals=1)  # the F5.1 of the printed report
     else:
         day = columns.index("trend_date")
         first, last = date_from or rows[0][day], date_to or rows[-1][day]

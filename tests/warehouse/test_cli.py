@@ -3,6 +3,7 @@ generator shares, and what ``perfdb generate`` leaves unimported."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -33,7 +34,10 @@ def test_readers_leave_a_missing_home_missing_and_writers_create_it(tmp_path, ca
     home = tmp_path / "nowhere"
     assert cli.main(["--home", str(home), "report", "threshold", "--date", "2026-01-05"]) == 1
     assert cli.main(["--home", str(home), "sql", "select 1"]) == 1
-    assert capsys.readouterr().err.count("serving.duckdb does not exist yet") == 2
+    assert cli.main(["--home", str(home), "report", "capacity"]) == 1
+    assert cli.main(["--home", str(home), "run"]) == 1
+    assert cli.main(["--home", str(home), "docs", "--no-generate"]) == 0
+    assert capsys.readouterr().err.count("serving.duckdb does not exist yet") == 3
     assert not home.exists()
     assert cli.main(["--home", str(home), "publish"]) == 1  # nothing to publish, but a home to publish in
     assert "perfdb.duckdb does not exist: nothing to publish" in capsys.readouterr().err
@@ -193,3 +197,117 @@ def test_docs_serves_the_two_sites_and_nothing_else_of_the_home(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
+
+
+def test_a_path_relative_to_the_home_instead_of_here_gets_a_hint(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "perfdb_home" / "landing").mkdir(parents=True)
+    assert cli.main(["--home", "perfdb_home", "ingest", "landing/"]) == 1
+    assert capsys.readouterr().err == (f"perfdb ingest: landing: no such file or directory in {tmp_path}; "
+                                       "did you mean perfdb_home/landing?\n")
+    assert sorted(p.name for p in (tmp_path / "perfdb_home").iterdir()) == ["landing"]  # nothing created
+
+
+def test_on_a_terminal_ingest_shows_a_progress_bar_instead_of_a_line_per_file(tmp_path):
+    """stderr a terminal (a pseudo-terminal here): a bar that reaches 14/14, no line for a file that loaded."""
+    import pty
+
+    env = {**os.environ, "PERFDB_HOME": "home", "COLUMNS": "100", "TERM": "xterm"}
+    gen = ["generate", "measure", "--days", "2", "--cpus", "2", "--processes", "4", "--discs", "1", "--forms", "csv",
+           "--out", "in"]
+    subprocess.run([PERFDB, *gen], cwd=tmp_path, env=env, check=True, capture_output=True)
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen([PERFDB, "ingest", "in/"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=terminal)
+    os.close(terminal)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the terminal's other end closed: perfdb is done
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(controller)
+    assert proc.wait() == 0
+    assert proc.stdout.read().decode().startswith("14 files: 14 loaded")
+    assert b"14/14" in shown and b"ingest" in shown
+    assert b"cpu.csv" not in shown
+
+
+def test_run_with_json_prints_one_json_document(tmp_path, capsys):
+    from test_warehouse import CSV_HEADER, _csv_row
+
+    home = Home(tmp_path / "home").create()
+    (home.landing / "cpu.csv").write_text(CSV_HEADER + _csv_row(0, 1_800_000_000) + _csv_row(1, 900_000_000))
+    assert cli.main(["--home", str(home.root), "--json", "run", "--skip-check"]) == 0
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert (summary["ok"], summary["check"]) == (True, None)
+    assert [(s["name"], s["status"]) for s in summary["steps"]] == [
+        ("ingest", "passed"), ("build", "passed"), ("check", "skipped"), ("publish", "passed")]
+    assert (summary["ingest"]["files"], summary["ingest"]["records_loaded"]) == (1, 2)
+    assert err == ""
+
+
+def test_build_summary_counts_by_stage_and_names_what_failed(tmp_path):
+    """From dbt's run_results.json and manifest.json (the shapes dbt 1.11 writes, cut to what is read)."""
+    from ingest import dbt_runner
+
+    home = Home(tmp_path / "home")
+    target = dbt_runner.target_dir(home)
+    target.mkdir(parents=True)
+    nodes = {
+        "seed.perfdb.shifts": "seeds/shifts.csv",
+        "model.perfdb.stg_measure__cpu": "models/staging/measure/stg_measure__cpu.sql",
+        "test.perfdb.not_null_stg_measure__cpu_cpu_num.1": "models/staging/measure/_measure__models.yml",
+        "model.perfdb.fct_cpu_shift": "models/marts/cpu/fct_cpu_shift.sql",
+        "test.perfdb.unique_fct_cpu_shift_key.2": "models/marts/cpu/_cpu__models.yml",
+        "exposure.perfdb.cpu_dashboard": "models/_superset__exposures.yml",
+    }
+    statuses = ["success", "success", "pass", "error", "skipped", "no-op"]
+    (target / "manifest.json").write_text(json.dumps(
+        {"nodes": {uid: {"original_file_path": path} for uid, path in nodes.items()}, "unit_tests": {}}))
+    (target / "run_results.json").write_text(json.dumps({"elapsed_time": 12.3, "results": [
+        {"unique_id": uid, "status": status,
+         "message": "Binder Error: column busy_pct not found\n  LINE 3" if status == "error" else None}
+        for uid, status in zip(nodes, statuses)]}))
+    assert dbt_runner.summary_lines(dbt_runner.stage_summary(home)) == [
+        "dbt build: 6 nodes in 12 s, 1 failed",
+        "  seeds           1 built",
+        "  staging         1 built         1 tests passed",
+        "  marts           0 built, 1 error  0 tests passed, 1 skipped",
+        "  ERROR model.perfdb.fct_cpu_shift: Binder Error: column busy_pct not found",
+        f"full log: {home.warehouse_dir / 'dbt_logs' / 'dbt.log'}",
+    ]
+
+
+def _read_terminal(argv: list[str], env: dict, cwd: Path) -> tuple[int, str]:
+    """Runs a command with stdout on a pseudo-terminal; its exit status and what the terminal showed."""
+    import pty
+
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=terminal, stderr=subprocess.DEVNULL)
+    os.close(terminal)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(controller)
+    return proc.wait(), shown.decode().replace("\r\n", "\n")
+
+
+def test_a_table_longer_than_the_terminal_goes_through_the_pager(tmp_path):
+    home = Home(tmp_path / "home").create()
+    duckdb.connect(str(home.serving_path)).close()
+    env = {**os.environ, "PAGER": "sed s/^/paged:/", "LINES": "20", "COLUMNS": "80"}
+    rc, shown = _read_terminal([PERFDB, "--home", str(home.root), "sql", "select * from range(30)"], env, tmp_path)
+    assert rc == 0
+    assert shown.splitlines()[:3] == ["paged:range", "paged:-----", "paged:    0"]
+    rc, shown = _read_terminal([PERFDB, "--home", str(home.root), "sql", "select * from range(3)"], env, tmp_path)
+    assert (rc, shown.splitlines()[0]) == (0, "range")  # a screenful prints as it is

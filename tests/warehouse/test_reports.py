@@ -377,3 +377,45 @@ def test_global_json_means_format_json_for_reports(capsys, home):
     rc = cli.main(["--home", str(home.root), "--json", "report", "trend", "--from", "1986-01-02", "--to", "1986-03-01"])
     assert rc == 0
     assert [row["loadid"] for row in json.loads(capsys.readouterr().out)] == ["DT00211", "DT00310", "DT00411", "DT06011"]
+
+
+def _forecast(home: Home) -> None:
+    """Two resources of marts.fct_capacity_forecast: one above its threshold now, one crossing later."""
+    columns = ["resource_type", "system_name", "resource_name", "shift", "servers", "history_points",
+               "current_peak_pct", "threshold_pct", "growth_pct_points_per_30_days", "crossing_date",
+               "crossing_date_early", "crossing_date_late", "status", "status_detail"]
+    forecast = pa.Table.from_pylist([dict(zip(columns, row)) for row in [
+        ("processor_pool", "SYSB", "all processors", None, 3, 44, 77.5, 70.0, 7.64, dt.date(1986, 5, 8), None, None,
+         "above threshold", "the trend is already at 78.2 %, above the 70.0 % threshold"),
+        ("cpu", "\\BANCA", "CPU 03", None, 1, 44, 65.91, 70.0, 3.02, dt.date(1986, 7, 28), dt.date(1986, 6, 20),
+         dt.date(1986, 9, 30), "crosses", "crosses the 70.0 % threshold on 1986-07-28"),
+    ]])
+    con = duckdb.connect(str(home.serving_path))
+    con.execute("create table marts.fct_capacity_forecast as select * from forecast")
+    con.close()
+
+
+def test_capacity_table_fits_a_terminal_and_marks_what_crossed(capsys, home):
+    _forecast(home)
+    rc, out, err = run_cli(capsys, home, "capacity")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 120
+    assert lines[0].split() == ["resource", "system", "name", "peak", "%", "limit", "growth/30d", "crosses", "status",
+                                "at", "+10%", "response", "x"]
+    assert lines[2].split()[:9] == ["processor_pool", "SYSB", "all", "processors", "77.5*", "70", "+7.6",
+                                    "1986-05-08", "above"]
+    assert lines[3].split()[:7] == ["cpu", "\\BANCA", "CPU", "03", "65.9", "70", "+3.0"]
+    assert lines[3].split()[9:] == ["72.5*", "3.64"]  # +10 % takes it over 70 %
+    rc, out, _ = run_cli(capsys, home, "capacity", "--format", "csv")
+    header, first, _ = out.splitlines()
+    assert len(header.split(",")) == 20  # every column, the band and the detail included
+    assert ",10.0,85.25," in first  # the what-if growth is 10.0, not 10.000000000000002
+
+
+def test_machine_formats_carry_the_reports_precision(capsys, home):
+    con = duckdb.connect(str(home.serving_path))
+    con.execute("update marts.rpt_cpu_trend set busy_pct_max = 35.43719 where loadid = 'DT00111'")
+    con.close()
+    rc, out, _ = run_cli(capsys, home, "trend", "--from", "1986-01-01", "--to", "1986-01-01", "--format", "json")
+    assert rc == 0 and json.loads(out)[0]["busy_pct_max"] == 35.4

@@ -122,7 +122,11 @@ def cmd_run(args) -> int:
     from ingest import pipeline
 
     def tell(step: pipeline.Step, result: pipeline.PipelineResult) -> None:
-        if step.name == "build" and step.status == pipeline.FAILED:
+        if step.name == "ingest" and step.status == pipeline.FAILED:
+            print("perfdb run: ingest rejected records or files (see raw.rejects); "
+                  + ("building and publishing them as asked (--accept-rejects)" if args.accept_rejects
+                     else "nothing built or published (--accept-rejects publishes anyway)"), file=sys.stderr)
+        elif step.name == "build" and step.status == pipeline.FAILED:
             print("perfdb run: dbt build failed; serving.duckdb left as it was", file=sys.stderr)
         elif step.name == "check" and result.validation is not None:
             from quality.runner import print_report
@@ -134,6 +138,7 @@ def cmd_run(args) -> int:
             print(step.summary, file=sys.stderr)
 
     result = pipeline.run(_home_to_write(args), check=not args.skip_check, quiet=args.json,
+                          stop_on_rejects=not args.accept_rejects,
                           on_file=None if args.json else _print_progress, on_step=tell)
     return 0 if result.ok else 1
 
@@ -219,7 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     subcommand(sub, "check", cmd_check, help="run the Great Expectations suites")
     subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically")
-    _add_skip_check(subcommand(sub, "run", cmd_run, help="ingest landing/, build, check, publish"))
+    s = subcommand(sub, "run", cmd_run, help="ingest landing/, build, check, publish")
+    _add_skip_check(s)
+    s.add_argument("--accept-rejects", action="store_true",
+                   help="build and publish even when ingest rejected records or files (default: stop after ingest)")
 
     s = subcommand(sub, "sql", cmd_sql, help="ad-hoc SQL on serving.duckdb (read-only)")
     s.add_argument("query")

@@ -28,6 +28,7 @@ from ingest import serve
 from ingest.home import Home
 
 START_TIMEOUT_S = 300  # migrations + import on a busy 2-core machine
+QUERY_TIMEOUT_S = 10  # the bound on a warehouse query (PERFDB_QUERY_TIMEOUT_S); the demo's take milliseconds
 _stack: "SupersetStack | None" = None
 
 
@@ -119,6 +120,7 @@ def start(demo_home: Home, workdir: Path) -> SupersetStack:
         SUPERSET_SECRET_KEY=secrets.token_urlsafe(42),
         SUPERSET_ADMIN_USERNAME=username,
         SUPERSET_ADMIN_PASSWORD=password,
+        PERFDB_QUERY_TIMEOUT_S=str(QUERY_TIMEOUT_S),
     )
     env.pop("SUPERSET_METADATA_URI", None)
     port = free_port()

@@ -99,6 +99,8 @@ automatically after downtime.
 `PERFDB_ALERT_*`.
 """
 
+# a failure of one of these tasks leaves the published warehouse as it was
+UNPUBLISHED_IF_FAILED = {"wait_for_landing", "ingest", "build", "check", "publish"}
 # what the failure alert tells the reader to do next, by task
 RECOVERY = {
     "wait_for_landing": "Land the day's files and touch landing/<day>/_SUCCESS, then clear wait_for_landing with downstream.",
@@ -135,8 +137,8 @@ def alert_failure(context) -> None:
         day = str((context.get("params") or {}).get("day"))
     subject = f"perfdb: {day} failed at {ti.task_id}"
     body = "\n\n".join(filter(None, [
-        f"{ti.dag_id} run {ti.run_id}: task {ti.task_id} failed (try {ti.try_number}); "
-        "serving.duckdb was not replaced.",
+        f"{ti.dag_id} run {ti.run_id}: task {ti.task_id} failed (try {ti.try_number})"
+        + ("; serving.duckdb was not replaced." if ti.task_id in UNPUBLISHED_IF_FAILED else "."),
         str(context.get("exception") or ""),
         RECOVERY.get(ti.task_id, "Fix the cause named above, then clear the task with downstream."),
         f"Log: {getattr(ti, 'log_url', '')}" if getattr(ti, "log_url", None) else "",

@@ -53,7 +53,8 @@ class _SmtpHandler(socketserver.StreamRequestHandler):
                 self.reply("354 end with <CRLF>.<CRLF>")
                 data = []
                 while (chunk := self.rfile.readline()) not in (b".\r\n", b".\n", b""):
-                    data.append(chunk[1:] if chunk.startswith(b"..") else chunk)
+                    # un-stuff leading dots, and back from the wire's CRLF to Python's line ends
+                    data.append((chunk[1:] if chunk.startswith(b"..") else chunk).replace(b"\r\n", b"\n"))
                 message = email.message_from_bytes(b"".join(data), policy=email.policy.default)
                 with received.lock:
                     received.mails.append((sender, recipients, message))

@@ -137,9 +137,9 @@ def start(demo_home: Home, workdir: Path) -> SupersetStack:
         if process.poll() is not None:
             pytest.fail(f"Superset exited with status {process.returncode} while starting:\n{stack.log_tail()}")
         try:
-            if requests.get(f"{url}/health", timeout=2).status_code == 200:
+            if requests.get(f"{url}/health", timeout=10).status_code == 200:
                 return stack
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or busy starting
             pass
         time.sleep(0.5)  # polling a starting server, bounded by the deadline
     stack.stop()

@@ -41,9 +41,9 @@ def start_make_up(home: Home, env_file: Path, env: dict[str, str], log: Path) ->
         if process.poll() is not None:
             pytest.fail(f"make up exited with {process.returncode}:\n{log.read_text()[-4000:]}")
         try:
-            if requests.get(f"{url}/health", timeout=2).status_code == 200:
+            if requests.get(f"{url}/health", timeout=10).status_code == 200:
                 return process, url
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or busy starting
             pass
         time.sleep(0.5)  # polling a starting server, bounded by the deadline
     stop(process)

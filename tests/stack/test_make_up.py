@@ -37,17 +37,20 @@ def start_make_up(home: Home, env_file: Path, env: dict[str, str], log: Path) ->
         )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"make up exited with {process.returncode}:\n{log.read_text()[-4000:]}")
-        try:
-            if requests.get(f"{url}/health", timeout=10).status_code == 200:
-                return process, url
-        except (requests.ConnectionError, requests.Timeout):  # not up yet, or busy starting
-            pass
-        time.sleep(0.5)  # polling a starting server, bounded by the deadline
-    stop(process)
-    pytest.fail(f"make up did not answer on {url}/health:\n{log.read_text()[-4000:]}")
+    try:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                pytest.fail(f"make up exited with {process.returncode}:\n{log.read_text()[-4000:]}")
+            try:
+                if requests.get(f"{url}/health", timeout=10).status_code == 200:
+                    return process, url
+            except (requests.ConnectionError, requests.Timeout):  # not up yet, or busy starting
+                pass
+            time.sleep(0.5)  # polling a starting server, bounded by the deadline
+        pytest.fail(f"make up did not answer on {url}/health:\n{log.read_text()[-4000:]}")
+    except BaseException:
+        stop(process)  # whatever went wrong, nothing of this start outlives the test
+        raise
 
 
 def stop(process: subprocess.Popen) -> None:

@@ -5,7 +5,10 @@ UV_VERSION := 0.13.8
 UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
 HOME_DIR ?= perfdb_home
 VENV := .venv
-SUPERSET_VENV := .venv-superset
+SUPERSET_VENV := $(or $(PERFDB_SUPERSET_VENV),.venv-superset)
+# `make up`: settings the environment does not set are read from ENV_FILE; Superset listens on PORT
+ENV_FILE ?= .env
+PORT ?= 8088
 # Install bytecode with the packages: where PYTHONDONTWRITEBYTECODE is set, every process would
 # otherwise recompile pandas, dbt and Airflow from source at start (about a second each time).
 export UV_COMPILE_BYTECODE := 1
@@ -53,9 +56,10 @@ bench: venv
 	-$(VENV)/bin/python bench/bench_smf_ingest.py
 	-$(VENV)/bin/python bench/bench_commands_ingest.py
 
-# needs SUPERSET_SECRET_KEY and SUPERSET_ADMIN_PASSWORD (from the environment or a .env file)
+# needs SUPERSET_SECRET_KEY and SUPERSET_ADMIN_PASSWORD: exported in the environment, or in ENV_FILE (.env),
+# which fills in only what the environment does not set; gunicorn with SUPERSET_WORKERS (default 2) workers
 up: venv superset-venv
-	set -a; [ -f .env ] && . ./.env; set +a; $(VENV)/bin/perfdb --home $(HOME_DIR) serve
+	PERFDB_SUPERSET_VENV=$(SUPERSET_VENV) $(VENV)/bin/perfdb --home $(HOME_DIR) serve --env-file $(ENV_FILE) --port $(PORT)
 
 clean:
 	rm -rf $(HOME_DIR) .pytest_cache

@@ -10,12 +10,12 @@ Every step is idempotent, so this runs on every start:
    unless ``SUPERSET_METADATA_URI`` names another one);
 3. ``superset init``: roles and permissions;
 4. the admin user from ``SUPERSET_ADMIN_USERNAME`` (default ``admin``), ``SUPERSET_ADMIN_PASSWORD``
-   and ``SUPERSET_ADMIN_EMAIL``; an existing admin gets the password from the environment;
+   and ``SUPERSET_ADMIN_EMAIL``, created on the first start; later starts keep its password;
 5. zip the YAML bundle beside this script, with the perfdb database pointed at ``--serving``
    (read-only, DuckDB external access disabled, configuration locked), and import it: databases,
    datasets, charts, then dashboards, each overwriting what an earlier start imported;
-6. start the web server (``werkzeug``: this process, threaded, for one user on localhost;
-   ``gunicorn``: the docker image's server).
+6. start the web server (``gunicorn``, the default: ``--workers`` processes of 8 threads each, what
+   ``perfdb serve`` and the docker image run; ``werkzeug``: this process, threaded, for development).
 
 Steps 2 to 4 are what the ``superset db upgrade`` / ``fab create-admin`` / ``superset init``
 commands do, run in this one process so Superset's app is built once instead of four times.
@@ -125,7 +125,9 @@ def setup(app, serving: Path, admin: dict[str, str], zip_path: Path) -> None:
                 fail(f"could not create the admin user {admin['username']!r}")
             print(f"perfdb superset: created admin user {admin['username']!r}", file=sys.stderr)
         else:
-            security_manager.reset_password(user.id, admin["password"])
+            # set once, when the user is created: a password changed in Superset survives a restart
+            print(f"perfdb superset: admin user {admin['username']!r} exists; its password is kept "
+                  "(`superset fab reset-password` changes it)", file=sys.stderr)
         db.session.commit()
 
         zip_path.write_bytes(bundle_zip(serving))
@@ -144,7 +146,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--serving", required=True, type=Path, help="the published serving.duckdb")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8088)
-    p.add_argument("--server", choices=["werkzeug", "gunicorn"], default="werkzeug")
+    p.add_argument("--server", choices=["werkzeug", "gunicorn"], default="gunicorn")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     p.add_argument("--no-serve", action="store_true", help="set up and import, then exit (an init job)")
     return p.parse_args(argv)

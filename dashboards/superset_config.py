@@ -5,6 +5,7 @@ Everything secret or site-specific comes from the environment; nothing here has 
     SUPERSET_SECRET_KEY     signs sessions and encrypts stored connection secrets (required)
     SUPERSET_METADATA_URI   Superset's own metadata database (default: SQLite under $SUPERSET_HOME)
     SUPERSET_HOME           where the SQLite metadata database lives (default ~/.superset)
+    PERFDB_QUERY_TIMEOUT_S  longest a warehouse query (SQL Lab or chart) may run, seconds (default 60)
 
 The perfdb database connection itself is not configured here: it comes from the bundle in this
 folder, imported by ``bootstrap.py`` with the URI of the published ``serving.duckdb``.
@@ -13,7 +14,11 @@ folder, imported by ``bootstrap.py`` with the URI of the published ``serving.duc
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 SECRET_KEY = os.environ.get("SUPERSET_SECRET_KEY", "").strip()
 if not SECRET_KEY:
@@ -37,9 +42,62 @@ CACHE_CONFIG = {"CACHE_TYPE": "NullCache"}
 # keeps Superset from warning about it on every start.
 RATELIMIT_STORAGE_URI = "memory://"
 
-# SQL Lab runs synchronously in the web process (no Celery); warehouse queries are short.
-SQLLAB_TIMEOUT = 60
-SUPERSET_WEBSERVER_TIMEOUT = 120
+# -- bounded queries ---------------------------------------------------------------------------------
+# SQL Lab runs synchronously in the web process (no Celery). Superset's own SQLLAB_TIMEOUT is a SIGALRM
+# that only works in a main thread, never in gunicorn's worker threads, and charts have no limit at all;
+# so every statement on the DuckDB connection gets a timer that interrupts it (DuckDB's
+# connection.interrupt()) once PERFDB_QUERY_TIMEOUT_S have passed. The thread, the worker and the other
+# users' queries carry on; the stopped query answers with the message below.
+QUERY_TIMEOUT_S = int(os.environ.get("PERFDB_QUERY_TIMEOUT_S") or 60)
+SQLLAB_TIMEOUT = QUERY_TIMEOUT_S
+SUPERSET_WEBSERVER_TIMEOUT = QUERY_TIMEOUT_S + 60  # the browser waits for the query's own answer
+# Rows: SQL Lab wraps a query in a LIMIT (at most SQL_MAX_ROW, shown DISPLAY_MAX_ROW); charts at most ROW_LIMIT.
+SQL_MAX_ROW = 100_000
+DISPLAY_MAX_ROW = 10_000
+ROW_LIMIT = 50_000
+SAMPLES_ROW_LIMIT = 1_000
+
+
+class QueryTimeout(Exception):
+    """A warehouse query ran longer than PERFDB_QUERY_TIMEOUT_S and was stopped."""
+
+
+@event.listens_for(Engine, "before_cursor_execute")
+def _start_query_timer(conn, cursor, statement, parameters, context, executemany) -> None:
+    if conn.engine.dialect.name != "duckdb":
+        return  # Superset's metadata database
+    duckdb_connection = conn.connection.dbapi_connection
+    fired = threading.Event()
+
+    def interrupt() -> None:
+        fired.set()
+        duckdb_connection.interrupt()
+
+    timer = threading.Timer(QUERY_TIMEOUT_S, interrupt)
+    timer.daemon = True
+    conn.info["perfdb_query_timer"] = (timer, fired)
+    timer.start()
+
+
+@event.listens_for(Engine, "after_cursor_execute")
+def _stop_query_timer(conn, cursor, statement, parameters, context, executemany) -> None:
+    timer, _ = conn.info.pop("perfdb_query_timer", (None, None))
+    if timer is not None:
+        timer.cancel()
+
+
+@event.listens_for(Engine, "handle_error")
+def _explain_stopped_query(exception_context) -> None:
+    conn = exception_context.connection
+    timer, fired = conn.info.pop("perfdb_query_timer", (None, None)) if conn is not None else (None, None)
+    if timer is None:
+        return
+    timer.cancel()
+    if fired.is_set():
+        raise QueryTimeout(
+            f"The query was stopped after {QUERY_TIMEOUT_S} seconds, the limit on a warehouse query "
+            "(PERFDB_QUERY_TIMEOUT_S); narrow it with a filter or an aggregate."
+        ) from exception_context.original_exception
 
 # Nothing leaves the machine: the default policy lets the page load a telemetry pixel, map tiles
 # and web fonts from third-party hosts. perfdb's dashboards need none of them.

@@ -205,6 +205,10 @@ def cmd_run(args) -> int:
                       file=sys.stderr)
         elif step.name == "ingest":
             print(step.summary, file=sys.stderr)
+            if step.status == pipeline.FAILED:
+                print("perfdb run: ingest rejected records or files (see raw.rejects); "
+                      + ("building and publishing them as asked (--accept-rejects)" if args.accept_rejects
+                         else "nothing built or published (--accept-rejects publishes anyway)"), file=sys.stderr)
         elif step.name == "build":
             _tell_build(args, home, out=sys.stderr)
             if step.status == pipeline.FAILED:
@@ -224,6 +228,7 @@ def cmd_run(args) -> int:
     progress = _file_progress(args, home.landing)
     try:
         result = pipeline.run(home.create(), check=not args.skip_check, quiet=args.json, on_file=progress,
+                              stop_on_rejects=not args.accept_rejects,
                               on_step=_closing(progress, tell))
     finally:
         if progress is not None:
@@ -349,7 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--all", dest="everything", action="store_true",
                    help="validate every row (default: the files and days loaded since the last passing check)")
     subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically")
-    _add_skip_check(subcommand(sub, "run", cmd_run, help="ingest landing/, build, check, publish"))
+    s = subcommand(sub, "run", cmd_run, help="ingest landing/, build, check, publish")
+    _add_skip_check(s)
+    s.add_argument("--accept-rejects", action="store_true",
+                   help="build and publish even when ingest rejected records or files (default: stop after ingest)")
 
     s = subcommand(sub, "sql", cmd_sql, help="ad-hoc SQL on serving.duckdb (read-only)")
     s.add_argument("query")

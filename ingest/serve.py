@@ -4,11 +4,19 @@ Superset cannot share this environment (it needs SQLAlchemy < 2, Airflow needs >
 its own virtualenv, ``.venv-superset`` beside the repository's ``.venv`` (or ``$PERFDB_SUPERSET_VENV``),
 made with uv from ``dashboards/requirements.lock`` on first use and re-synced on every start (a no-op
 when nothing changed). ``dashboards/bootstrap.py`` then migrates Superset's metadata database
-(SQLite in ``<home>/superset/``), creates the admin user, imports the dashboards with the database
-pointed at ``<home>/warehouse/serving.duckdb`` (read-only, no file or network access) and serves.
+(SQLite in ``<home>/superset/``), creates the admin user (once: a later start keeps its password), imports
+the dashboards with the database pointed at ``<home>/warehouse/serving.duckdb`` (read-only, no file or
+network access) and serves them with gunicorn (``--workers`` processes of 8 threads each; ``--dev`` uses
+Flask's development server instead, one process, for working on the dashboards).
 
 Secrets come only from the environment: ``SUPERSET_SECRET_KEY`` and ``SUPERSET_ADMIN_PASSWORD`` must be
-set (``SUPERSET_ADMIN_USERNAME`` defaults to ``admin``); nothing starts without them.
+set (``SUPERSET_ADMIN_USERNAME`` defaults to ``admin``); nothing starts without them. ``--env-file FILE``
+(``make up`` passes ``.env``) fills in the names the environment does not set: a value exported in the
+shell wins over the file. A file such as::
+
+    # .env (git-ignored)
+    SUPERSET_SECRET_KEY=3q2+7wLx...
+    export SUPERSET_ADMIN_PASSWORD='correct horse'
 """
 
 from __future__ import annotations
@@ -33,8 +41,32 @@ REQUIRED_ENV = {
 }
 
 
+DEFAULT_WORKERS = 2  # gunicorn processes; each holds one Superset app (about 300 MB) and serves 8 threads
+
+
 class ServeError(Exception):
     """Something the user has to fix before Superset can start; the message says what."""
+
+
+def load_env_file(path: Path) -> list[str]:
+    """Sets the ``NAME=value`` settings of ``path`` that the environment does not already hold (an exported
+    value wins); returns the names it set. Blank lines and ``#`` comments are skipped, ``export`` and one
+    pair of surrounding quotes are taken off, nothing is expanded."""
+    taken = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, equals, value = line.removeprefix("export ").partition("=")
+        name, value = name.strip(), value.strip()
+        if not equals or not name.isidentifier():
+            raise ServeError(f"{path}, line {number}: expected NAME=value, found {line[:60]!r}")
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        if name not in os.environ:
+            os.environ[name] = value
+            taken.append(name)
+    return taken
 
 
 def superset_venv() -> Path:
@@ -71,13 +103,20 @@ def superset_env(home: Home) -> dict[str, str]:
     return env
 
 
-def bootstrap_command(python: Path, home: Home, host: str, port: int) -> list[str]:
-    return [str(python), str(BOOTSTRAP), "--serving", str(home.serving_path), "--host", host, "--port", str(port)]
+def bootstrap_command(python: Path, home: Home, host: str, port: int, *, dev: bool = False,
+                      workers: int = DEFAULT_WORKERS) -> list[str]:
+    return [str(python), str(BOOTSTRAP), "--serving", str(home.serving_path), "--host", host, "--port", str(port),
+            "--server", "werkzeug" if dev else "gunicorn", "--workers", str(workers)]
 
 
-def serve(home: Home, port: int = 8088, host: str = "127.0.0.1") -> int:
+def serve(home: Home, port: int = 8088, host: str = "127.0.0.1", *, env_file: Path | None = None, dev: bool = False,
+          workers: int = DEFAULT_WORKERS) -> int:
     """Set up Superset for ``home`` and serve it until interrupted; returns the exit status."""
     try:
+        if env_file is not None and env_file.is_file():
+            taken = load_env_file(env_file)
+            print(f"perfdb serve: from {env_file}: {', '.join(taken) or 'nothing (the environment sets it all)'}",
+                  file=sys.stderr)
         env = superset_env(home)
         if not home.serving_path.exists():
             raise ServeError(f"{home.serving_path} does not exist yet: run `perfdb run` (or `perfdb demo`) first")
@@ -87,16 +126,21 @@ def serve(home: Home, port: int = 8088, host: str = "127.0.0.1") -> int:
         return 1
     print(f"perfdb serve: dashboards on http://{host}:{port}/ (Ctrl-C stops)", file=sys.stderr)
     try:
-        return subprocess.run(bootstrap_command(python, home, host, port), env=env).returncode
+        return subprocess.run(bootstrap_command(python, home, host, port, dev=dev, workers=workers), env=env).returncode
     except KeyboardInterrupt:
         return 130
 
 
 def cmd_serve(args) -> int:
-    return serve(home_of(args), port=args.port, host=args.host)
+    return serve(home_of(args), port=args.port, host=args.host, env_file=args.env_file, dev=args.dev,
+                 workers=args.workers)
 
 
 def add_parser(subparsers) -> None:
     s = subcommand(subparsers, "serve", cmd_serve, help="Superset with the perfdb dashboards on localhost")
     s.add_argument("--port", type=int, default=8088)
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: localhost only)")
+    s.add_argument("--env-file", type=Path, help="NAME=value settings for what the environment does not set (e.g. .env)")
+    s.add_argument("--workers", type=int, default=int(os.environ.get("SUPERSET_WORKERS") or DEFAULT_WORKERS),
+                   help=f"gunicorn worker processes, 8 threads each (default $SUPERSET_WORKERS or {DEFAULT_WORKERS})")
+    s.add_argument("--dev", action="store_true", help="Flask's development server (one process) instead of gunicorn")

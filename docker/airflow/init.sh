@@ -1,6 +1,7 @@
 #!/bin/sh
-# One-off job before the Airflow services start: migrate Airflow's metadata database and give the
-# simple auth manager the admin password from the environment (it would otherwise generate one).
+# One-off job before the Airflow services start: migrate Airflow's metadata database, give the
+# simple auth manager the admin password from the environment (it would otherwise generate one), and
+# with PERFDB_DEMO=1 publish the demo warehouse on the first start.
 set -eu
 
 : "${AIRFLOW_ADMIN_PASSWORD:?AIRFLOW_ADMIN_PASSWORD is empty; refusing to start}"
@@ -19,3 +20,8 @@ path.write_text(json.dumps({user: os.environ["AIRFLOW_ADMIN_PASSWORD"]}))
 path.chmod(0o600)
 PY
 
+# PERFDB_DEMO=1: the demo data set, loaded and published on the first start only (the dashboards then
+# have something to show before the first night)
+if [ "${PERFDB_DEMO:-0}" = "1" ] && [ ! -e "$PERFDB_HOME/warehouse/serving.duckdb" ]; then
+    perfdb --home "$PERFDB_HOME" demo
+fi

@@ -288,14 +288,19 @@ def _staging_dir(con: duckdb.DuckDBPyConnection) -> str | None:
     return str(Path(row[0]).parent) if row and row[0] else None
 
 
+COMPLETE_MARKER = "_SUCCESS"  # written last into a landing folder by whoever fills it (docs/stack.md)
+
+
 def iter_input_files(paths: list[Path]) -> list[Path]:
-    """Files named, and every file below directories named, in a stable order; hidden files skipped."""
+    """Files named, and every file below directories named, in a stable order; hidden files and the
+    ``_SUCCESS`` markers that say a landing folder is complete (they hold no data) skipped."""
     out: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
             out.extend(
-                sorted(f for f in p.rglob("*") if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts))
+                sorted(f for f in p.rglob("*") if f.is_file() and f.name != COMPLETE_MARKER
+                       and not any(part.startswith(".") for part in f.relative_to(p).parts))
             )
         elif p.exists():
             out.append(p)

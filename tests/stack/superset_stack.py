@@ -28,6 +28,7 @@ from ingest import serve
 from ingest.home import Home
 
 START_TIMEOUT_S = 300  # migrations + import on a busy 2-core machine
+QUERY_TIMEOUT_S = 10  # the bound on a warehouse query (PERFDB_QUERY_TIMEOUT_S); the demo's take milliseconds
 _stack: "SupersetStack | None" = None
 
 
@@ -119,6 +120,7 @@ def start(demo_home: Home, workdir: Path) -> SupersetStack:
         SUPERSET_SECRET_KEY=secrets.token_urlsafe(42),
         SUPERSET_ADMIN_USERNAME=username,
         SUPERSET_ADMIN_PASSWORD=password,
+        PERFDB_QUERY_TIMEOUT_S=str(QUERY_TIMEOUT_S),
     )
     env.pop("SUPERSET_METADATA_URI", None)
     port = free_port()
@@ -131,17 +133,20 @@ def start(demo_home: Home, workdir: Path) -> SupersetStack:
         )
     stack = SupersetStack(url, home, username, password, process, log_path)
     deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"Superset exited with status {process.returncode} while starting:\n{stack.log_tail()}")
-        try:
-            if requests.get(f"{url}/health", timeout=2).status_code == 200:
-                return stack
-        except requests.ConnectionError:
-            pass
-        time.sleep(0.5)  # polling a starting server, bounded by the deadline
-    stack.stop()
-    pytest.fail(f"Superset did not answer on {url}/health within {START_TIMEOUT_S}s:\n{stack.log_tail()}")
+    try:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                pytest.fail(f"Superset exited with status {process.returncode} while starting:\n{stack.log_tail()}")
+            try:
+                if requests.get(f"{url}/health", timeout=10).status_code == 200:
+                    return stack
+            except (requests.ConnectionError, requests.Timeout):  # not up yet, or busy starting
+                pass
+            time.sleep(0.5)  # polling a starting server, bounded by the deadline
+        pytest.fail(f"Superset did not answer on {url}/health within {START_TIMEOUT_S}s:\n{stack.log_tail()}")
+    except BaseException:
+        stack.stop()  # a start that failed in any way leaves no server behind
+        raise
 
 
 def shared(config: pytest.Config, demo_home: Home, tmp_path_factory: pytest.TempPathFactory) -> SupersetStack:

@@ -1,7 +1,9 @@
 """Every perfdb dashboard in a real browser: Debian's Chromium, headless, driven by Playwright.
 
 Each dashboard must render every chart it lays out (a canvas, SVG, table or big number, or
-Superset's "no results" state for an empty source) with no error panel. Its screenshot goes to a
+Superset's "no results" state for an empty source) with no error panel, every chart with axes names
+both of them, and a dashboard loads (every chart drawn) within LOAD_BUDGET_S once the browser has
+Superset's scripts cached. Its screenshot goes to a
 temporary folder, or, with PERFDB_UPDATE_SCREENSHOTS=1, to docs/screenshots/<slug>.png for the README
 (so an ordinary test run never rewrites committed files). The page may load only from the Superset
 under test: every other request (fonts, telemetry, map tiles) is refused, so nothing leaves the machine.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,7 @@ CHROMIUM_FLAGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 RENDER_TIMEOUT_MS = 120_000
+LOAD_BUDGET_S = 3.0
 ERROR_PANELS = ".ant-alert-error, [data-test='error-message'], .alert-danger"
 CHART = "[data-test='chart-grid-component']"  # a chart's card; markdown cards have none
 LOADING = "[data-test='loading-indicator'], .loading"
@@ -142,6 +146,33 @@ def test_every_dashboard_renders_every_chart_without_errors(page, superset, dash
         shot = screenshots / f"{dashboard['slug']}.png"
         page.screenshot(path=str(shot), clip={"x": 0, "y": 0, "width": page.viewport_size["width"], "height": bottom + 24})
         assert shot.stat().st_size > 20_000
+
+
+def test_every_chart_with_axes_names_them(dashboards):
+    unnamed = []
+    for dashboard in dashboards:
+        for chart in dashboard["charts"]:
+            form = chart["form_data"]
+            if form["viz_type"].startswith("echarts_"):
+                if not (form.get("x_axis_title") or "").strip() or not (form.get("y_axis_title") or "").strip():
+                    unnamed.append(f"{dashboard['slug']}: {chart['slice_name']}")
+            elif form["viz_type"] == "heatmap_v2":
+                # Superset 6.1's heat map has no axis-title control: its title names both axes
+                if "(x: " not in chart["slice_name"] or ", y: " not in chart["slice_name"]:
+                    unnamed.append(f"{dashboard['slug']}: {chart['slice_name']}")
+    assert not unnamed, f"charts without axis titles: {unnamed}"
+
+
+def test_every_dashboard_loads_within_the_budget(page, superset, dashboards):
+    times = {}
+    for dashboard in dashboards:
+        url = f"{superset.url}/superset/dashboard/{dashboard['slug']}/?standalone=1"
+        open_dashboard(page, url, len(dashboard["charts"]))  # scripts and styles into the browser's cache
+        started = time.monotonic()
+        open_dashboard(page, url, len(dashboard["charts"]))
+        times[dashboard["slug"]] = round(time.monotonic() - started, 2)
+    slow = {slug: seconds for slug, seconds in times.items() if seconds > LOAD_BUDGET_S}
+    assert not slow, f"dashboards slower than {LOAD_BUDGET_S} s: {slow} (all: {times})"
 
 
 def test_the_data_health_dashboard_shows_the_validation_history(dashboards):

@@ -244,3 +244,21 @@ def test_published_ports_default_to_localhost(compose):
     for name in ("superset", "airflow-api-server"):
         for port in compose["services"][name]["ports"]:
             assert port.startswith("127.0.0.1:"), f"{name} publishes {port} beyond localhost by default"
+
+
+def test_the_demo_data_can_be_loaded_on_first_start(compose):
+    services = compose["services"]
+    assert dict(environment_items(services["airflow-init"]))["PERFDB_DEMO"] == "0"  # off unless asked
+    init = (REPO / "docker" / "airflow" / "init.sh").read_text()
+    assert ('if [ "${PERFDB_DEMO:-0}" = "1" ] && [ ! -e "$PERFDB_HOME/warehouse/serving.duckdb" ]; then\n'
+            '    perfdb --home "$PERFDB_HOME" demo\nfi') in init
+    # Superset imports its dashboards after the demo warehouse is published
+    assert services["superset-init"]["depends_on"]["airflow-init"] == {"condition": "service_completed_successfully"}
+
+
+def test_the_compose_file_says_how_files_land(raw):
+    header = COMPOSE.read_text().split("\nname: perfdb", 1)[0]
+    assert "Docker Compose v2" in header
+    # the DAG's convention: one folder per day, complete once its _SUCCESS marker is there
+    assert "airflow-scheduler:/perfdb/landing/2026-01-05" in header
+    assert "touch /perfdb/landing/2026-01-05/_SUCCESS" in header

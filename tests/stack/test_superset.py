@@ -13,9 +13,12 @@ import os
 import re
 import shutil
 import subprocess
+import threading
+import time
 
 import duckdb
 import pytest
+import requests
 import yaml
 
 import superset_stack
@@ -255,6 +258,49 @@ def test_sql_lab_reads_the_warehouse(api, perfdb_database, superset):
     assert r.status_code == 200, r.text
     [(expected,)] = serving_rows(superset.home, "select count(*) from marts.rpt_threshold_violations")
     assert r.json()["data"] == [{"n": expected}]
+
+
+def test_an_expensive_query_is_stopped_in_time_and_the_server_stays_responsive(api, perfdb_database, superset):
+    # 10^12 rows of a cross join: hours of work for DuckDB, unless the bound stops it
+    expensive = "select sum(a.range * b.range) as s from range(1000000) a, range(1000000) b"
+    answer: dict = {}
+
+    def run_expensive() -> None:
+        started = time.monotonic()
+        answer["response"] = sqllab(superset.session(), perfdb_database["id"], expensive)
+        answer["seconds"] = time.monotonic() - started
+
+    worker = threading.Thread(target=run_expensive)
+    worker.start()
+    try:
+        # the other requests arrive while the expensive query runs (SQL Lab lists it as running)
+        deadline = time.monotonic() + superset_stack.QUERY_TIMEOUT_S
+        latest = {"q": "(order_column:changed_on,order_direction:desc,page_size:20)"}
+        while not any(q["sql"] == expensive and q["status"] == "running"
+                      for q in api.get("/api/v1/query/", params=latest).json()["result"]):
+            assert time.monotonic() < deadline, "the expensive query never showed as running"
+        # meanwhile the server answers: its health and another user's query
+        started = time.monotonic()
+        assert requests.get(f"{superset.url}/health", timeout=30).status_code == 200
+        r = sqllab(api, perfdb_database["id"], "select count(*) as n from marts.rpt_threshold_violations")
+        assert r.status_code == 200, r.text
+        assert time.monotonic() - started < 5
+    finally:
+        worker.join(timeout=superset_stack.QUERY_TIMEOUT_S + 60)
+    r = answer["response"]
+    assert r.status_code != 200
+    assert f"stopped after {superset_stack.QUERY_TIMEOUT_S} seconds" in error_text(r)
+    assert superset_stack.QUERY_TIMEOUT_S <= answer["seconds"] < superset_stack.QUERY_TIMEOUT_S + 15
+    r = sqllab(api, perfdb_database["id"], "select 1 as one")
+    assert r.json()["data"] == [{"one": 1}]
+
+
+def test_sql_lab_results_are_bounded_by_the_row_limit(api, perfdb_database):
+    r = sqllab(api, perfdb_database["id"], "select range as n from range(1000000000)")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert len(body["data"]) <= 100_000  # SQL_MAX_ROW: the billion rows never leave DuckDB
+    assert body["data"][0] == {"n": 0}
 
 
 @pytest.mark.parametrize("sql", [

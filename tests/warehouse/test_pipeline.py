@@ -16,13 +16,18 @@ def _serving_cpus(home: Home) -> list[int]:
         return [r[0] for r in con.execute("select cpu_num from raw.measure_cpu order by 1").fetchall()]
 
 
-def test_run_publishes_despite_a_rejected_file_but_not_past_a_failed_check(tmp_path, capsys):
+def test_run_publishes_a_rejected_file_only_when_accepted_and_never_past_a_failed_check(tmp_path, capsys):
     home = Home(tmp_path / "home").create()
     (home.landing / "cpu.csv").write_text(CSV_HEADER + _csv_row(0, 1_800_000_000) + _csv_row(1, 900_000_000))
     (home.landing / "notes.txt").write_text("not a measurement\n")
     assert cli.main(["--home", str(home.root), "run", "--skip-check"]) == 1  # a file was rejected
     err = capsys.readouterr().err
-    assert "[2/2] notes.txt: rejected" in err and f"published {home.serving_path}" in err
+    assert "[2/2] notes.txt: rejected" in err
+    assert "nothing built or published (--accept-rejects publishes anyway)" in err
+    assert f"published {home.serving_path}" not in err
+    assert not home.serving_path.exists()
+    cli.main(["--home", str(home.root), "run", "--skip-check", "--accept-rejects"])
+    assert f"published {home.serving_path}" in capsys.readouterr().err
     assert _serving_cpus(home) == [0, 1]
 
     # a LOADID naming another hour than its interval: dbt builds it, the raw MEASURE suite fails it

@@ -123,6 +123,9 @@ select
     case when status <> 'too little history' then slope_low end as growth_low_pct_points_per_day,
     case when status <> 'too little history' then slope_high end as growth_high_pct_points_per_day,
     case when status <> 'too little history' then r2 end as r2,
+    -- the point the band's lines pivot on (days before history_end, percent): forecast history projects from it
+    case when status <> 'too little history' then x_mean end as history_mean_offset_days,
+    case when status <> 'too little history' then y_mean end as history_mean_pct,
     case
         when status in ('crosses', 'beyond horizon') then history_end + cast(round(crossing_x) as integer)
         -- already above: the day the trend crossed, when it rises and crossed within the history

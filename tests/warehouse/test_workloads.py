@@ -1,6 +1,6 @@
 """Workloads on both platforms: generated SMF 72.3 and MEASURE data come back through the seed
 workload_definitions and the workload marts with the shares the generators wrote; unassigned work is
-reported; weekly rows are the sums of their shift rows.
+reported; weekly rows are the sums of their shift rows (workloads and processors).
 
 One warehouse of its own: z/OS system SYSA and NonStop system \\PROD1 from Sunday 2026-01-04 to
 Tuesday 2026-01-06 (two ISO weeks), built with the workload models and what they read."""
@@ -25,7 +25,7 @@ from ingest.home import Home
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
-MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterization"
+MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterization +fct_cpu_weekly"
 
 
 @pytest.fixture(scope="module")
@@ -161,3 +161,19 @@ def test_weekly_rows_are_the_sums_of_their_shift_rows(db):
         from marts.fct_workload_weekly""").fetchall()
     assert {k[:5]: (round(k[5], 6), k[6], k[7]) for k in got} == {k: (round(v[0], 6), v[1], v[2]) for k, v in want.items()}
     assert {k[2] for k in got} == {dt.date(2025, 12, 29), dt.date(2026, 1, 5)}  # Mondays: Sunday the 4th is in the first week
+
+
+def test_processor_weeks_condense_their_shift_rows(db):
+    shifts = db.execute("""
+        select system_name, cpu_num, shift, shift_date, n_hours, busy_pct_avg, busy_pct_max, busy_pct_min
+        from marts.fct_cpu_shift""").fetchall()
+    want: dict[tuple, list] = defaultdict(list)
+    for system, cpu, shift, day, *values in shifts:
+        want[(system, cpu, shift, day - dt.timedelta(days=day.weekday()))].append(values)
+    got = db.execute("""
+        select system_name, cpu_num, shift, week, n_shifts, n_hours, busy_pct_avg, busy_pct_max, busy_pct_min
+        from marts.fct_cpu_weekly""").fetchall()
+    assert {k[:4]: (k[4], k[5], round(k[6], 9), k[7], k[8]) for k in got} == {
+        k: (len(v), sum(x[0] for x in v), round(sum(x[1] for x in v) / len(v), 9), max(x[2] for x in v), min(x[3] for x in v))
+        for k, v in want.items()}
+    assert {k[3] for k in got} == {dt.date(2025, 12, 29), dt.date(2026, 1, 5)}

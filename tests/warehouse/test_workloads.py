@@ -25,7 +25,7 @@ from ingest.home import Home
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
-MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterization +fct_cpu_weekly"
+MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
 
 
 @pytest.fixture(scope="module")
@@ -177,3 +177,23 @@ def test_processor_weeks_condense_their_shift_rows(db):
         k: (len(v), sum(x[0] for x in v), round(sum(x[1] for x in v) / len(v), 9), max(x[2] for x in v), min(x[3] for x in v))
         for k, v in want.items()}
     assert {k[3] for k in got} == {dt.date(2025, 12, 29), dt.date(2026, 1, 5)}
+
+
+def test_cost_per_transaction_by_component(db):
+    component = {r["workload"]: r["component"] for r in seed_rows()}
+    hours = db.execute("""
+        select system_name, cast(hour_start as date), workload, cpu_s, transactions
+        from marts.fct_workload_hourly where platform = 'nonstop'""").fetchall()
+    cpu: dict[tuple, float] = defaultdict(float)
+    tx: dict[tuple, float] = defaultdict(float)
+    for system, day, workload, cpu_s, transactions in hours:
+        kind = component.get(workload, "system")  # unassigned work is system overhead
+        cpu[(system, day, kind)] += cpu_s
+        if kind == "application":
+            tx[(system, day)] += transactions
+    got = db.execute("""
+        select system_name, day, component, cpu_ms_per_transaction from marts.rpt_workload_cost_per_transaction
+        where platform = 'nonstop'""").fetchall()
+    assert {(s, d, c): round(ms, 6) for s, d, c, ms in got} == {
+        k: round(1000 * v / tx[k[:2]], 6) for k, v in cpu.items()}
+    assert {c for _, _, c, _ in got} == {"application", "tmf_disk", "line_handler", "system"}

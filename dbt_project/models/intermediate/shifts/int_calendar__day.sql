@@ -15,7 +15,7 @@ typed as (
         cast({{ dbt.date_trunc('month', 'days.date_day') }} as date) as month_start,
         coalesce(
             site.day_type,
-            case when extract(isodow from days.date_day) >= 6 then 'weekend' else 'workday' end
+            case when {{ iso_weekday('days.date_day') }} >= 6 then 'weekend' else 'workday' end
         ) as base_day_type,
         site.description
     from days

@@ -41,7 +41,7 @@ projected as (
         made.resource_name,
         made.shift,
         horizons.horizon_days,
-        made.forecast_date + horizons.horizon_days as target_date,
+        cast({{ dbt.dateadd('day', 'horizons.horizon_days', 'made.forecast_date') }} as date) as target_date,
         made.trend_peak_pct + made.growth_pct_points_per_day * horizons.horizon_days as projected_pct,
         made.history_mean_pct
             + made.growth_low_pct_points_per_day * (horizons.horizon_days - made.history_mean_offset_days) as projected_low_pct,

@@ -10,18 +10,21 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import fnmatch
+import json
 from collections import defaultdict
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from ingest import dbt_runner, pipeline
+from ingest import cli, dbt_runner, pipeline
+from ingest.capacity import sizing
 from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import measure as measure_gen
 from ingest.generate import smf as smf_gen
 from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
+from ingest.warehouse import serving
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
@@ -29,12 +32,18 @@ MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterizati
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def home(tmp_path_factory) -> Home:
     home = Home(tmp_path_factory.mktemp("workloads")).create()
     smf_gen.generate(home.landing / "smf", ["SYSA"], START, DAYS, SEED, forms={"SYSA": "vbs"})
     measure_gen.generate(SystemSpec("PROD1", cpus=4, start=START, days=DAYS, seed=SEED), home.landing / "measure", ["csv"])
     assert {r.status for r in pipeline.ingest_paths(home, [home.landing])} == {"loaded"}
     assert dbt_runner.build(home, select=MODELS, quiet=True) == 0
+    serving.publish(home)  # for the sizing report, which reads the published copy
+    return home
+
+
+@pytest.fixture(scope="module")
+def db(home):
     con = duckdb.connect(str(home.db_path), read_only=True)
     yield con
     con.close()
@@ -197,3 +206,22 @@ def test_cost_per_transaction_by_component(db):
     assert {(s, d, c): round(ms, 6) for s, d, c, ms in got} == {
         k: round(1000 * v / tx[k[:2]], 6) for k, v in cpu.items()}
     assert {c for _, _, c, _ in got} == {"application", "tmf_disk", "line_handler", "system"}
+
+
+def test_sizing_report_applies_the_documents_formulas_to_the_measured_workloads(home, db, capsys):
+    assert cli.main(["--home", str(home.root), "report", "sizing", "--mips", "1200", "--format", "json"]) == 0
+    got = {(r["system_name"], r["workload"]): r for r in json.loads(capsys.readouterr().out)}
+    applications = {r["workload"] for r in seed_rows() if r["component"] == "application"}
+    monthly = [row for row in db.execute("""
+        select system_name, workload, transactions, cpu_ms_per_transaction from marts.fct_workload_monthly
+        where transactions > 0 and month_start = date '2026-01-01'""").fetchall() if row[1] in applications]
+    assert got.keys() == {(s, w) for s, w, *_ in monthly} and ("SYSA", "TSO") in got
+    for system, workload, transactions, cpu_ms in monthly:
+        row = got[(system, workload)]
+        assert (row["transactions"], row["cpu_ms_per_transaction"]) == (transactions, round(cpu_ms, 4))
+        assert row["transactions_per_s_per_cpu"] == round(0.70 * 1000 / cpu_ms, 4)
+        assert row["pathlength_ki"] == round(cpu_ms * 1200, 1)
+        assert row["tn3270_terminals_per_processor"] == round(sizing.tn3270_terminals_per_processor(0.70, 1200, cpu_ms * 1200), 1)
+    # the generated TSO class: 20 transactions a CP second, 50 ms each, 14 a second per processor at 70 %
+    assert (got[("SYSA", "TSO")]["cpu_ms_per_transaction"], got[("SYSA", "TSO")]["transactions_per_s_per_cpu"]) == (
+        pytest.approx(50, abs=0.1), pytest.approx(14, abs=0.05))

@@ -1,7 +1,7 @@
 {#-
     The condensation steps of the MEASURE + ENFORM performance data base (King 1986):
     hours -> shift (Fig. 6: AVG, MAX, MIN per entity over the hours of a shift) and
-    shifts -> month or year (Fig. 8: AVG of the shift averages, MAX of the maxima and of the
+    shifts -> week, month or year (Fig. 8: AVG of the shift averages, MAX of the maxima and of the
     spreads, MIN of the minima). Totals (`_s`, `_count`, n_hours) are summed.
 -#}
 
@@ -48,18 +48,21 @@ where shift is not null
 group by {{ spec['keys'] | join(', ') }}, shift_date, shift
 {% endmacro %}
 
-{#- Fig. 8 for a family of condensed_families(): one row per entity, shift and calendar month or year
-    of its shift fact's shift_date. `latest` columns (descriptions such as os_version) take the value
+{#- Fig. 8 for a family of condensed_families(): one row per entity, shift and ISO week (its Monday),
+    calendar month or year of its shift fact's shift_date. `latest` columns (descriptions such as os_version) take the value
     of the most recent shift. -#}
 {% macro condense_shift_fact(family, period) %}
     {%- set spec = condensed_families()[family] %}
     {%- set keys = spec['keys'] + ['shift'] %}
     {%- if period == 'month' -%}
         {%- set period_expression = 'cast(' ~ dbt.date_trunc('month', 'shift_date') ~ ' as date)' -%}
+    {%- elif period == 'week' -%}
+        {#- ISO weeks start on Monday and are keyed by it, as IZPCA keys its weeks -#}
+        {%- set period_expression = 'cast(' ~ dbt.date_trunc('week', 'shift_date') ~ ' as date)' -%}
     {%- elif period == 'year' -%}
         {%- set period_expression = 'cast(extract(year from shift_date) as integer)' -%}
     {%- else -%}
-        {{ exceptions.raise_compiler_error("condense_shift_fact: period must be month or year, not " ~ period) }}
+        {{ exceptions.raise_compiler_error("condense_shift_fact: period must be week, month or year, not " ~ period) }}
     {%- endif %}
 select
     {%- for key in keys %}

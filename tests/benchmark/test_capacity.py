@@ -251,8 +251,8 @@ def forecast(tmp_path_factory) -> dict[str, dict]:
     con.register("peaks", pa.Table.from_pylist(rows))
     con.execute("create table marts.fct_capacity_daily_peak as select * exclude (shift), cast(shift as integer) as shift from peaks")
     con.close()
-    rc = dbt_runner.run_dbt(home, ["build", "--select", "reference_capacity_thresholds", "fct_capacity_forecast",
-                                   "--exclude", "test_type:unit"], quiet=True)
+    rc = dbt_runner.run_dbt(home, ["build", "--select", "reference_capacity_thresholds", "calendar", "int_calendar__day",
+                                   "fct_capacity_forecast", "--exclude", "test_type:unit"], quiet=True)
     assert rc == 0, "dbt build of fct_capacity_forecast failed"
     con = duckdb.connect(str(home.db_path), read_only=True)
     try:

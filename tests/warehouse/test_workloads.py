@@ -1,6 +1,6 @@
 """Workloads on both platforms: generated SMF 72.3 and MEASURE data come back through the seed
 workload_definitions and the workload marts with the shares the generators wrote; unassigned work is
-reported; weekly rows are the sums of their shift rows.
+reported; weekly rows are the sums of their shift rows (workloads and processors).
 
 One warehouse of its own: z/OS system SYSA and NonStop system \\PROD1 from Sunday 2026-01-04 to
 Tuesday 2026-01-06 (two ISO weeks), built with the workload models and what they read."""
@@ -10,31 +10,40 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import fnmatch
+import json
 from collections import defaultdict
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from ingest import dbt_runner, pipeline
+from ingest import cli, dbt_runner, pipeline
+from ingest.capacity import sizing
 from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import measure as measure_gen
 from ingest.generate import smf as smf_gen
 from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
+from ingest.warehouse import serving
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
-MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterization"
+MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def home(tmp_path_factory) -> Home:
     home = Home(tmp_path_factory.mktemp("workloads")).create()
     smf_gen.generate(home.landing / "smf", ["SYSA"], START, DAYS, SEED, forms={"SYSA": "vbs"})
     measure_gen.generate(SystemSpec("PROD1", cpus=4, start=START, days=DAYS, seed=SEED), home.landing / "measure", ["csv"])
     assert {r.status for r in pipeline.ingest_paths(home, [home.landing])} == {"loaded"}
     assert dbt_runner.build(home, select=MODELS, quiet=True) == 0
+    serving.publish(home)  # for the sizing report, which reads the published copy
+    return home
+
+
+@pytest.fixture(scope="module")
+def db(home):
     con = duckdb.connect(str(home.db_path), read_only=True)
     yield con
     con.close()
@@ -161,3 +170,58 @@ def test_weekly_rows_are_the_sums_of_their_shift_rows(db):
         from marts.fct_workload_weekly""").fetchall()
     assert {k[:5]: (round(k[5], 6), k[6], k[7]) for k in got} == {k: (round(v[0], 6), v[1], v[2]) for k, v in want.items()}
     assert {k[2] for k in got} == {dt.date(2025, 12, 29), dt.date(2026, 1, 5)}  # Mondays: Sunday the 4th is in the first week
+
+
+def test_processor_weeks_condense_their_shift_rows(db):
+    shifts = db.execute("""
+        select system_name, cpu_num, shift, shift_date, n_hours, busy_pct_avg, busy_pct_max, busy_pct_min
+        from marts.fct_cpu_shift""").fetchall()
+    want: dict[tuple, list] = defaultdict(list)
+    for system, cpu, shift, day, *values in shifts:
+        want[(system, cpu, shift, day - dt.timedelta(days=day.weekday()))].append(values)
+    got = db.execute("""
+        select system_name, cpu_num, shift, week, n_shifts, n_hours, busy_pct_avg, busy_pct_max, busy_pct_min
+        from marts.fct_cpu_weekly""").fetchall()
+    assert {k[:4]: (k[4], k[5], round(k[6], 9), k[7], k[8]) for k in got} == {
+        k: (len(v), sum(x[0] for x in v), round(sum(x[1] for x in v) / len(v), 9), max(x[2] for x in v), min(x[3] for x in v))
+        for k, v in want.items()}
+    assert {k[3] for k in got} == {dt.date(2025, 12, 29), dt.date(2026, 1, 5)}
+
+
+def test_cost_per_transaction_by_component(db):
+    component = {r["workload"]: r["component"] for r in seed_rows()}
+    hours = db.execute("""
+        select system_name, cast(hour_start as date), workload, cpu_s, transactions
+        from marts.fct_workload_hourly where platform = 'nonstop'""").fetchall()
+    cpu: dict[tuple, float] = defaultdict(float)
+    tx: dict[tuple, float] = defaultdict(float)
+    for system, day, workload, cpu_s, transactions in hours:
+        kind = component.get(workload, "system")  # unassigned work is system overhead
+        cpu[(system, day, kind)] += cpu_s
+        if kind == "application":
+            tx[(system, day)] += transactions
+    got = db.execute("""
+        select system_name, day, component, cpu_ms_per_transaction from marts.rpt_workload_cost_per_transaction
+        where platform = 'nonstop'""").fetchall()
+    assert {(s, d, c): round(ms, 6) for s, d, c, ms in got} == {
+        k: round(1000 * v / tx[k[:2]], 6) for k, v in cpu.items()}
+    assert {c for _, _, c, _ in got} == {"application", "tmf_disk", "line_handler", "system"}
+
+
+def test_sizing_report_applies_the_documents_formulas_to_the_measured_workloads(home, db, capsys):
+    assert cli.main(["--home", str(home.root), "report", "sizing", "--mips", "1200", "--format", "json"]) == 0
+    got = {(r["system_name"], r["workload"]): r for r in json.loads(capsys.readouterr().out)}
+    applications = {r["workload"] for r in seed_rows() if r["component"] == "application"}
+    monthly = [row for row in db.execute("""
+        select system_name, workload, transactions, cpu_ms_per_transaction from marts.fct_workload_monthly
+        where transactions > 0 and month_start = date '2026-01-01'""").fetchall() if row[1] in applications]
+    assert got.keys() == {(s, w) for s, w, *_ in monthly} and ("SYSA", "TSO") in got
+    for system, workload, transactions, cpu_ms in monthly:
+        row = got[(system, workload)]
+        assert (row["transactions"], row["cpu_ms_per_transaction"]) == (transactions, round(cpu_ms, 4))
+        assert row["transactions_per_s_per_cpu"] == round(0.70 * 1000 / cpu_ms, 4)
+        assert row["pathlength_ki"] == round(cpu_ms * 1200, 1)
+        assert row["tn3270_terminals_per_processor"] == round(sizing.tn3270_terminals_per_processor(0.70, 1200, cpu_ms * 1200), 1)
+    # the generated TSO class: 20 transactions a CP second, 50 ms each, 14 a second per processor at 70 %
+    assert (got[("SYSA", "TSO")]["cpu_ms_per_transaction"], got[("SYSA", "TSO")]["transactions_per_s_per_cpu"]) == (
+        pytest.approx(50, abs=0.1), pytest.approx(14, abs=0.05))

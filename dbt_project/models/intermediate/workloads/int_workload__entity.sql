@@ -14,7 +14,7 @@ with entities as (
         'zos' as platform,
         case when is_report_class then 'report_class' else 'service_class' end as primary_source,
         class_name as primary_name,
-        cast(null as varchar) as process_name
+        cast(null as {{ dbt.type_string() }}) as process_name
     from {{ ref('stg_smf__workload_period') }}
 ),
 

@@ -4,8 +4,9 @@
 -- confidence limits". The least-squares line through the peaks gives the growth per day; the
 -- projected crossing date is where the line reaches the threshold of reference_capacity_thresholds,
 -- and the band is where the lines with the slope's 95 % confidence limits reach it (both pivot on the
--- mean of the history). Only working days (Monday to Friday) count unless capacity_working_days_only
--- is false: weekends carry another workload, and the study analyses "the typical workload level"
+-- mean of the history). Only workdays count (int_calendar__day: Monday to Friday less the holidays of
+-- the seed calendar, plus the weekend days it says were worked) unless capacity_working_days_only
+-- is false: weekends and holidays carry another workload, and the study analyses "the typical workload level"
 -- (L1795). A resource with fewer than capacity_min_history_days peaks says so instead of guessing;
 -- one whose slope is not significantly above zero reports no crossing.
 {%- set history_days = var('capacity_history_days', 730) %}
@@ -48,7 +49,7 @@ history as (
         and latest.shift is not distinct from peaks.shift
     where peaks.peak_date > latest.last_date - {{ history_days }}
         {%- if working_days_only %}
-        and isodow(peaks.peak_date) <= 5
+        and peaks.peak_date in (select calendar_date from {{ ref('int_calendar__day') }} where is_workday)
         {%- endif %}
 ),
 
@@ -123,6 +124,9 @@ select
     case when status <> 'too little history' then slope_low end as growth_low_pct_points_per_day,
     case when status <> 'too little history' then slope_high end as growth_high_pct_points_per_day,
     case when status <> 'too little history' then r2 end as r2,
+    -- the point the band's lines pivot on (days before history_end, percent): forecast history projects from it
+    case when status <> 'too little history' then x_mean end as history_mean_offset_days,
+    case when status <> 'too little history' then y_mean end as history_mean_pct,
     case
         when status in ('crosses', 'beyond horizon') then history_end + cast(round(crossing_x) as integer)
         -- already above: the day the trend crossed, when it rises and crossed within the history

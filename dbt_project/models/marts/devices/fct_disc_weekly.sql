@@ -1,0 +1,3 @@
+-- The shift rows of an ISO week (Monday to Sunday, keyed by its Monday) condensed per disc volume and
+-- shift as fct_disc_monthly condenses a month's: a grain between shift and month.
+{{ condense_shift_fact('disc', 'week') }}

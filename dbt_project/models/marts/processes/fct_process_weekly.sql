@@ -1,0 +1,3 @@
+-- The shift rows of an ISO week (Monday to Sunday, keyed by its Monday) condensed per process and
+-- shift as fct_process_monthly condenses a month's: a grain between shift and month.
+{{ condense_shift_fact('process', 'week') }}

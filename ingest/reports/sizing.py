@@ -1,0 +1,109 @@
+"""``perfdb report sizing``: the documents' sizing formulas on the site's own measured workloads.
+
+    perfdb report sizing [--system NAME] [--utilization 0.70] [--mips N] [--format table|csv|json]
+
+One row per application workload (component ``application`` in the seed workload_definitions) with
+transactions in the latest measured month of each system (``marts.fct_workload_monthly``): its measured CPU
+milliseconds per transaction, and what the formulas of ``ingest.capacity.sizing`` make of it:
+
+* ``transactions_per_s_per_cpu``: the transactions one processor completes per second at the target
+  utilization (seed 001, the ATM article L3491: 60 % of 1,000 ms / 400 ms = 1.5 a second);
+* with ``--mips`` (the processor's speed, which no record carries): the pathlength in thousands of
+  instructions per transaction (seed 004 L4387) and the TN3270 terminals one processor carries at the
+  target utilization, each sending two transactions a minute of that pathlength plus the 280 KI TCP/IP
+  overhead (seed 004 L4393, L4536).
+
+Sample (table, ``--mips 1200``)::
+
+    platform  system_name  month_start  workload  transactions  cpu_ms_per_transaction  transactions_per_s_per_cpu  pathlength_ki  tn3270_terminals_per_processor
+    zos       SYSA         2026-01-01   TSO             309586                 50.0001                        14.0        60000.1                           418.0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ingest.capacity import sizing
+from ingest.cli_options import add_format, add_system_filter, home_of, subcommand
+from ingest.output import print_rows
+from ingest.reports._marts import ReportError, query_mart, where
+
+HELP = "the documents' sizing formulas on the measured cost per transaction of each workload"
+DESCRIPTION = """Transactions per processor at a target utilization and, given the processor's MIPS, pathlength and TN3270
+terminals per processor, from each workload's measured CPU per transaction (latest month per system)."""
+
+MONTHLY = "marts.fct_workload_monthly"
+DEFINITIONS = "seeds.workload_definitions"
+COLUMNS = ["platform", "system_name", "month_start", "workload", "transactions", "cpu_ms_per_transaction",
+           "transactions_per_s_per_cpu", "pathlength_ki", "tn3270_terminals_per_processor"]
+
+
+def fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a utilization such as 0.70, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"a target utilization is between 0 and 1 (exclusive), got {value}")
+    return value
+
+
+def positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of MIPS, got {text!r}")
+    return value
+
+
+def sizing_rows(home, system: str | None, utilization: float, mips: float | None) -> list[tuple]:
+    sql, params = where({"m.system_name = ?": system})
+    _, rows = query_mart(
+        home,
+        f"""select m.platform, m.system_name, m.month_start, m.workload, m.transactions, m.cpu_ms_per_transaction
+            from {MONTHLY} as m
+            inner join (select system_name, max(month_start) as month_start from {MONTHLY} group by system_name) as latest
+                on latest.system_name = m.system_name and latest.month_start = m.month_start
+            inner join (select distinct workload from {DEFINITIONS} where component = 'application') as applications
+                on applications.workload = m.workload
+            {sql}{' and' if sql else ' where'} m.transactions > 0
+            order by m.platform, m.system_name, m.cpu_ms_per_transaction * m.transactions desc, m.workload""",
+        params,
+    )
+    out = []
+    for platform, system_name, month, workload, transactions, cpu_ms in rows:
+        pathlength = terminals = None
+        if mips is not None:
+            # CPU ms x MIPS = thousands of instructions per transaction
+            pathlength = cpu_ms * mips
+            terminals = round(sizing.tn3270_terminals_per_processor(utilization, mips, pathlength), 1)
+            pathlength = round(pathlength, 1)
+        out.append((platform, system_name, month, workload, int(transactions), round(cpu_ms, 4),
+                    round(sizing.transactions_per_s_per_cpu(utilization, cpu_ms), 4), pathlength, terminals))
+    return out
+
+
+def print_report(args, out=None) -> int:
+    try:
+        rows = sizing_rows(home_of(args), args.system, args.utilization, args.mips)
+    except ReportError as e:
+        print(f"perfdb report sizing: {e}", file=sys.stderr)
+        return 1
+    if not rows and args.format == "table":
+        print("perfdb report sizing: no workload with transactions: ingest SMF 72.3 or MEASURE data and run `perfdb run`",
+              file=sys.stderr)
+        return 0
+    print_rows(COLUMNS, rows, args.format, out=out or sys.stdout)
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    p = subcommand(subparsers, "sizing", print_report, HELP, DESCRIPTION)
+    add_system_filter(p)
+    p.add_argument("--utilization", type=fraction, default=0.70,
+                   help="target processor utilization, e.g. 0.70 (default %(default)s)")
+    p.add_argument("--mips", type=positive, help="the processor's MIPS, for pathlength and TN3270 terminals per processor")
+    add_format(p)

@@ -100,7 +100,7 @@ def cmd_build(args) -> int:
 
     home = _home_to_write(args)
     connect(home).close()  # raw schema and manifest exist even before the first ingest
-    return dbt_runner.build(home, select=args.select, quiet=args.json)
+    return dbt_runner.build(home, select=args.select, quiet=args.json, full_refresh=args.full_refresh)
 
 
 def cmd_check(args) -> int:
@@ -216,6 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = subcommand(sub, "build", cmd_build, help="run dbt build on the warehouse")
     s.add_argument("--select", help="dbt selection (default: everything)")
+    s.add_argument("--full-refresh", action="store_true",
+                   help="rebuild every day model from all raw data kept (after a model or seed change), "
+                        "not only the days loaded or removed since the last build")
 
     subcommand(sub, "check", cmd_check, help="run the Great Expectations suites")
     subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically")

@@ -49,10 +49,13 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False) -> int:
     return proc.returncode
 
 
-def build(home: Home, *, select: str | None = None, quiet: bool = False) -> int:
+def build(home: Home, *, select: str | None = None, quiet: bool = False, full_refresh: bool = False) -> int:
+    """dbt build; the day models rebuild only the days touched since the last build unless ``full_refresh``."""
     args = ["build"]
     if select:
         args += ["--select", select]
+    if full_refresh:
+        args.append("--full-refresh")
     return run_dbt(home, args, quiet=quiet)
 
 

@@ -49,7 +49,7 @@ then the daily threshold report.
 |---|---|---|
 | `wait_for_landing` | waits until `<home>/landing/<day>/` holds a file (reschedules, up to 12 h after the day) | fails: no data arrived (at once for a day that ended longer ago) |
 | `ingest` | `perfdb --json ingest <home>/landing/<day>` | a rejected record or file fails at once; a crash is retried |
-| `build` | `perfdb build` (dbt build: staging, intermediate, marts, dbt tests) | retried |
+| `build` | `perfdb build` (dbt build: staging, intermediate, marts, dbt tests; the day models rebuild only the days loaded or removed since the last build; then retention, seed `retention`) | retried |
 | `check` | `perfdb --json check` (Great Expectations; results in `audit.validation_*`, Data Docs in `warehouse/docs/`) | failing expectations fail at once and are listed; a check that could not run is retried |
 | `publish` | `perfdb publish` (atomic swap of `warehouse/serving.duckdb`) | retried |
 | `report` | `perfdb report threshold --date <day>` into `<home>/reports/threshold_<day>.txt` | retried |
@@ -59,6 +59,9 @@ then the daily threshold report.
 **Safety.** A failed step stops the run before `publish`, so readers keep yesterday's `serving.duckdb`.
 Every step is idempotent: re-running a day whose files were already ingested changes no data.
 `max_active_runs=1`, because DuckDB has one writer.
+
+**Full refresh.** After a change of a model or seed, run `perfdb build --full-refresh` once by hand
+(`perfdb build` names the models that need it); the nightly build stays incremental.
 
 **Backfill.** `airflow backfill create --dag-id perfdb_nightly --from-date 2026-01-05 --to-date 2026-02-05`
 runs the days one after another; set `AIRFLOW__SCHEDULER__CATCHUP_BY_DEFAULT=True` to catch up

@@ -100,7 +100,13 @@ def cmd_build(args) -> int:
 
     home = _home_to_write(args)
     connect(home).close()  # raw schema and manifest exist even before the first ingest
-    return dbt_runner.build(home, select=args.select, quiet=args.json, full_refresh=args.full_refresh)
+    rc = dbt_runner.build(home, select=args.select, quiet=args.json, full_refresh=args.full_refresh)
+    if rc == 0 and not args.select:  # old detail ages out after every complete build (seed `retention`)
+        from ingest.warehouse.retention import apply_retention
+
+        retained = apply_retention(home)
+        _emit(args, {"retention": vars(retained)}, [retained.line()])
+    return rc
 
 
 def cmd_check(args) -> int:

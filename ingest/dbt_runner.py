@@ -15,6 +15,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from ingest.dbt_changes import check_and_keep
 from ingest.home import Home
 
 DBT_PROJECT = Path(os.environ.get("PERFDB_DBT_PROJECT", Path(__file__).resolve().parents[1] / "dbt_project"))
@@ -56,7 +57,13 @@ def build(home: Home, *, select: str | None = None, quiet: bool = False, full_re
         args += ["--select", select]
     if full_refresh:
         args.append("--full-refresh")
-    return run_dbt(home, args, quiet=quiet)
+    rc = run_dbt(home, args, quiet=quiet)
+    if rc == 0 and not select:
+        stale = check_and_keep(home.warehouse_dir, full_refresh=full_refresh)
+        if stale:
+            sys.stderr.write(f"perfdb build: {', '.join(stale)} or what they read changed since the last build; "
+                             "the days built before follow the old definition: run `perfdb build --full-refresh`\n")
+    return rc
 
 
 def last_run_summary(home: Home) -> str:

@@ -12,6 +12,7 @@ identical to what the nights built.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 from pathlib import Path
@@ -20,6 +21,7 @@ import duckdb
 import pytest
 
 from ingest import cli
+from ingest.dbt_changes import stale_incremental_models
 from ingest.generate import measure, smf
 from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
@@ -34,7 +36,7 @@ DAY_MODELS = {
     "int_userdef__hourly", "fct_cpu_shift", "fct_process_shift", "fct_disc_shift", "fct_line_shift",
     "fct_userdef_shift", "fct_cpu_monthly", "fct_process_monthly", "fct_disc_monthly", "fct_line_monthly",
     "fct_userdef_monthly", "fct_cpu_yearly", "fct_process_yearly", "fct_disc_yearly", "fct_line_yearly",
-    "fct_userdef_yearly",
+    "fct_userdef_yearly", "int_zos_cpu__logical_interval", "fct_zos_cpu_logical_interval", "fct_zos_cpu_type_interval",
 }
 
 
@@ -84,27 +86,49 @@ def warehouse_tables(home: Home) -> list[str]:
 
 def snapshot(home: Home, target: Path) -> None:
     """Every marts and intermediate table copied into the database file ``target``."""
-    con = duckdb.connect(str(home.db_path), read_only=True)
+    tables = warehouse_tables(home)
+    con = duckdb.connect()
     try:
+        con.execute(f"attach '{home.db_path}' as warehouse (read_only)")
         con.execute(f"attach '{target}' as snap")
-        for name in warehouse_tables(home):
-            con.execute(f"create table snap.{name.replace('.', '__')} as select * from {name}")
+        for name in tables:
+            con.execute(f"create table snap.{name.replace('.', '__')} as select * from warehouse.{name}")
     finally:
         con.close()
 
 
-def differences(home: Home, snap: Path) -> dict[str, tuple[int, int]]:
-    """Per table: rows only in the snapshot and rows only in the warehouse (every column compared)."""
-    con = duckdb.connect(str(home.db_path), read_only=True)
+def differences(home: Home, snap: Path) -> dict[str, int]:
+    """Per table, the rows that differ between the warehouse and the snapshot. Rows pair up on their
+    columns other than floating point, which may differ in their last bits only: DuckDB sums in parallel,
+    so two full builds of the same data differ there too."""
+    tables = warehouse_tables(home)
+    con = duckdb.connect()
     out = {}
     try:
+        con.execute(f"attach '{home.db_path}' as warehouse (read_only)")
         con.execute(f"attach '{snap}' as snap (read_only)")
-        for name in warehouse_tables(home):
-            theirs = f"snap.{name.replace('.', '__')}"
-            only_snap = con.execute(f"select count(*) from (select * from {theirs} except all select * from {name})").fetchall()[0][0]
-            only_here = con.execute(f"select count(*) from (select * from {name} except all select * from {theirs})").fetchall()[0][0]
-            if only_snap or only_here:
-                out[name] = (only_snap, only_here)
+        for name in tables:
+            schema, table = name.split(".")
+            columns = con.execute(
+                "select column_name, data_type in ('DOUBLE', 'FLOAT') from duckdb_columns() "
+                "where database_name = 'warehouse' and schema_name = ? and table_name = ? order by column_index",
+                [schema, table]).fetchall()
+            floats = [c for c, is_float in columns if is_float]
+            keys = [c for c, is_float in columns if not is_float]
+            order = ", ".join(f"round({c}, 6)" for c in floats) or "1"
+            numbered = (f"select *, row_number() over (partition by {', '.join(keys) or '1'} order by {order}) "
+                        "as row_in_key from {}")
+            on = " and ".join(f"ours.{c} is not distinct from theirs.{c}" for c in [*keys, "row_in_key"])
+            close = " and ".join(
+                f"(ours.{c} is not distinct from theirs.{c} "
+                f"or abs(ours.{c} - theirs.{c}) <= 1e-9 * greatest(abs(ours.{c}), abs(theirs.{c}), 1))"
+                for c in floats) or "true"
+            differing = con.execute(
+                f"select count(*) from ({numbered.format('warehouse.' + name)}) as ours "
+                f"full outer join ({numbered.format('snap.' + schema + '__' + table)}) as theirs on {on} "
+                f"where ours.row_in_key is null or theirs.row_in_key is null or not ({close})").fetchall()[0][0]
+            if differing:
+                out[name] = differing
     finally:
         con.close()
     return out
@@ -166,3 +190,11 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     assert query(home, "select full_refresh from audit.builds order by finished_at desc limit 1") == [(True,)]
     assert len(warehouse_tables(home)) > 40
     assert differences(home, snap) == {}
+
+    # a model changed since the last build: `perfdb build` names it and what reads it, for --full-refresh
+    manifest = json.loads((home.warehouse_dir / "dbt_state" / "manifest.json").read_text())
+    edited = copy.deepcopy(manifest)
+    edited["nodes"]["model.perfdb.int_cpu__hourly"]["checksum"]["checksum"] = "edited"
+    assert stale_incremental_models(manifest, manifest) == []
+    assert stale_incremental_models(manifest, edited) == [
+        "fct_cpu_monthly", "fct_cpu_shift", "fct_cpu_yearly", "int_cpu__hourly"]

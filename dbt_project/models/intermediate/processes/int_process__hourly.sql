@@ -4,7 +4,7 @@
 -- run; any other record starts a new one. PINs are reused, so a program created again and again in
 -- one PIN shows as many runs: the COUNT of the Process Summary report.
 {{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day'}) }}
+          unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day', 'retention': 'hourly'}) }}
 {%- set program_keys = ['system_name', 'cpu_num', 'pin', 'program_file_name'] %}
 with records as (
     {{ measured_records(ref('stg_measure__process')) }}

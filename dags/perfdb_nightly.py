@@ -56,7 +56,7 @@ then the daily threshold report.
 |---|---|---|
 | `wait_for_landing` | waits until `<home>/landing/<day>/_SUCCESS` exists (reschedules, up to 12 h after the day) | fails: the day's folder was not completed (at once for a day that ended longer ago) |
 | `ingest` | `perfdb --json ingest <home>/landing/<day>` | rejected records or files fail at once unless the run's `accept_rejects` param is true; a crash is retried |
-| `build` | `perfdb build` (dbt build: staging, intermediate, marts, dbt tests) | retried |
+| `build` | `perfdb build` (dbt build: staging, intermediate, marts, dbt tests; the day models rebuild only the days loaded or removed since the last build; then retention, seed `retention`) | retried |
 | `check` | `perfdb --json check` (Great Expectations; results in `audit.validation_*`, Data Docs in `warehouse/docs/`) | failing expectations fail at once and are listed; a check that could not run is retried |
 | `publish` | `perfdb publish` (atomic swap of `warehouse/serving.duckdb`) | retried |
 | `report` | `perfdb report threshold --date <day>` into `<home>/reports/threshold_<day>.txt` | retried |
@@ -87,8 +87,8 @@ alert by e-mail (`PERFDB_ALERT_EMAIL_TO`, `PERFDB_ALERT_SMTP_*`) and/or a webhoo
   a bad file: `perfdb remove FILE`, land the corrected file, and clear `ingest` with downstream.
 - `build`, `check`, `publish`, `report` failed: fix the cause (the log names it), clear the failed task with
   downstream. A failing `check` is usually a bad file: `perfdb remove FILE`, then clear `build` with downstream.
-- After a change to a model or a seed: `perfdb build --full-refresh` once, by hand, then clear `check`
-  with downstream.
+- After a change to a model or a seed: `perfdb build --full-refresh` once, by hand (`perfdb build` names the
+  models that need it; the nightly build stays incremental), then clear `check` with downstream.
 - Weekly, `perfdb check --all` validates the whole warehouse (the `perfdb_weekly_check` DAG does it).
 
 **Backfill.** `airflow backfill create --dag-id perfdb_nightly --from-date 2026-01-05 --to-date 2026-02-05`

@@ -161,13 +161,19 @@ def cmd_build(args) -> int:
 
     home = _home_to_write(args)
     connect(home).close()  # raw schema and manifest exist even before the first ingest
-    status = dbt_runner.build(home, select=args.select, quiet=args.json)
-    _tell_build(args, home)
+    status = dbt_runner.build(home, select=args.select, quiet=args.json, full_refresh=args.full_refresh)
+    retained = None
+    if status == 0 and not args.select:  # old detail ages out after every complete build (seed `retention`)
+        from ingest.warehouse.retention import apply_retention
+
+        retained = apply_retention(home)
+    _tell_build(args, home, retained=retained)
     return status
 
 
-def _tell_build(args, home: Home, out=None) -> None:
-    """dbt's results by stage (nothing when dbt ended before it had any: its output's end is on stderr)."""
+def _tell_build(args, home: Home, out=None, retained=None) -> None:
+    """dbt's results by stage (nothing when dbt ended before it had any: its output's end is on stderr), and
+    what retention purged after a complete build."""
     from ingest import dbt_runner
 
     try:
@@ -175,9 +181,11 @@ def _tell_build(args, home: Home, out=None) -> None:
     except FileNotFoundError:
         return
     if args.json:
-        print(json.dumps(summary, indent=2), file=out or sys.stdout)
+        print(json.dumps({**summary, **({"retention": vars(retained)} if retained else {})}, indent=2),
+              file=out or sys.stdout)
     else:
-        print("\n".join(dbt_runner.summary_lines(summary)), file=out or sys.stdout)
+        lines = dbt_runner.summary_lines(summary) + ([retained.line()] if retained else [])
+        print("\n".join(lines), file=out or sys.stdout)
 
 
 def cmd_check(args) -> int:
@@ -349,6 +357,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = subcommand(sub, "build", cmd_build, help="run dbt build on the warehouse")
     s.add_argument("--select", help="dbt selection (default: everything)")
+    s.add_argument("--full-refresh", action="store_true",
+                   help="rebuild every day model from all raw data kept (after a model or seed change), "
+                        "not only the days loaded or removed since the last build")
 
     s = subcommand(sub, "check", cmd_check, help="run the Great Expectations suites")
     s.add_argument("--all", dest="everything", action="store_true",

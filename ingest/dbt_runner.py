@@ -30,6 +30,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from ingest.dbt_changes import check_and_keep
 from ingest.home import Home
 from ingest.output import progress_bar, shown
 
@@ -106,11 +107,20 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False) -> int:
     return status
 
 
-def build(home: Home, *, select: str | None = None, quiet: bool = False) -> int:
+def build(home: Home, *, select: str | None = None, quiet: bool = False, full_refresh: bool = False) -> int:
+    """dbt build; the day models rebuild only the days touched since the last build unless ``full_refresh``."""
     args = ["build"]
     if select:
         args += ["--select", select]
-    return run_dbt(home, args, quiet=quiet)
+    if full_refresh:
+        args.append("--full-refresh")
+    rc = run_dbt(home, args, quiet=quiet)
+    if rc == 0 and not select:
+        stale = check_and_keep(home.warehouse_dir, full_refresh=full_refresh)
+        if stale:
+            sys.stderr.write(f"perfdb build: {', '.join(stale)} or what they read changed since the last build; "
+                             "the days built before follow the old definition: run `perfdb build --full-refresh`\n")
+    return rc
 
 
 def _results(home: Home) -> dict:

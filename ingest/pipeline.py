@@ -24,6 +24,7 @@ from ingest.home import Home
 from ingest.plugins import GENERATORS, public_modules
 from ingest.warehouse.database import FileResult, close, connect
 from ingest.warehouse.loading import ingest_files, iter_input_files
+from ingest.warehouse.retention import apply_retention
 from ingest.warehouse.serving import publish
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ def run(home: Home, *, check: bool = True, stop_on_rejects: bool = False, quiet:
     if dbt_runner.build(home, quiet=quiet) != 0:
         done(Step("build", FAILED, "dbt build failed"))
         return result
-    done(Step("build", PASSED, dbt_runner.last_run_summary(home)))
+    done(Step("build", PASSED, f"{dbt_runner.last_run_summary(home)}; {apply_retention(home).line()}"))
     if check:
         from quality.runner import validate_warehouse  # Great Expectations is heavy: imported only to check
 

@@ -45,12 +45,14 @@ select
     {{ condense_hours(spec['measures']) }}
 from {{ ref(spec['hourly']) }}
 where shift is not null
+    and {{ touched('system_name', 'shift_date', 'shift_date') }}
 group by {{ spec['keys'] | join(', ') }}, shift_date, shift
 {% endmacro %}
 
 {#- Fig. 8 for a family of condensed_families(): one row per entity, shift and ISO week (its Monday),
     calendar month or year of its shift fact's shift_date. `latest` columns (descriptions such as os_version) take the value
-    of the most recent shift. -#}
+    of the most recent shift. All are day models (macros/incremental.sql): keyed by system_name and
+    shift_date, week, month or year. -#}
 {% macro condense_shift_fact(family, period) %}
     {%- set spec = condensed_families()[family] %}
     {%- set keys = spec['keys'] + ['shift'] %}
@@ -77,5 +79,6 @@ select
     {{ shift_aggregate(column) }} as {{ column }}{% if not loop.last %},{% endif %}
     {%- endfor %}
 from {{ ref('fct_' ~ family ~ '_shift') }}
+where {{ touched('system_name', period_expression, period) }}
 group by {{ keys | join(', ') }}, {{ period_expression }}
 {% endmacro %}

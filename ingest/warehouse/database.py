@@ -187,6 +187,14 @@ def describe_reject(path: Path, r: Reject) -> str:
     return f"{path}: {where}: {r.reason}"
 
 
+def raw_data_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The raw tables holding files' rows (every one with source_file_id), perfdb's own tables left out."""
+    return [r[0] for r in con.execute(
+        "select table_name from duckdb_columns() where schema_name = 'raw' and column_name = 'source_file_id' "
+        "and database_name = current_database() and table_name not in (select unnest(?)) order by 1", [list(MANIFEST_TABLES)]
+    ).fetchall()]
+
+
 def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> list[dict]:
     """Un-ingest files: every raw row they loaded, their rejects and their manifest rows, in one
     transaction. A path names a file by its content (sha256) while it exists, else by the path the
@@ -204,10 +212,7 @@ def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> li
     if not wanted:
         return []
     ids = sorted(wanted)
-    tables = [r[0] for r in con.execute(
-        "select table_name from duckdb_columns() where schema_name = 'raw' and column_name = 'source_file_id' "
-        "and database_name = current_database() and table_name not in (select unnest(?)) order by 1", [list(MANIFEST_TABLES)]
-    ).fetchall()]
+    tables = raw_data_tables(con)
     removed = {i: 0 for i in ids}
     con.begin()
     try:

@@ -2,6 +2,8 @@
 -- (formats/smf/type70_1.md §8). MVS busy comes from the CPU data section; LPAR busy from the
 -- image's own PR/SM logical processor: the one with SMF70VPA = SMF70CID inside the partition whose
 -- number SMF70PTN names. Without PR/SM data the CPU counts as online the whole interval.
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_id', 'interval_start'], meta={'touched_grain': 'day'}) }}
 with joined as (
     select
         cpus.system_id,
@@ -23,6 +25,7 @@ with joined as (
     inner join {{ ref('stg_smf__cpu_control') }} as control using (system_id, interval_start)
     left join {{ ref('stg_smf__logical_processor') }} as logical_processors
         on {{ is_own_logical_processor('logical_processors', 'cpus', 'control') }}
+    where {{ touched('cpus.system_id', 'cpus.interval_start', 'day') }}
 ),
 
 measured as (

@@ -2,6 +2,8 @@
 -- values ("approximately an 8-to-1 reduction"). The spreads are MAX - MIN across the shift's hours
 -- for this processor, the DELT of the threshold report (Fig. 9); the spread across processors within
 -- an hour is in int_cpu__hourly_spread. Only hours inside a shift of the shifts seed count.
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_name', 'shift_date'], meta={'touched_grain': 'shift_date'}) }}
 select
     system_name, cpu_num, shift_date, shift,
     max(shift_name) as shift_name,
@@ -14,4 +16,5 @@ select
     max(busy_pct) - min(busy_pct) as busy_pct_spread_across_hours
 from {{ ref('int_cpu__hourly') }}
 where shift is not null
+    and {{ touched('system_name', 'shift_date', 'shift_date') }}
 group by system_name, cpu_num, shift_date, shift

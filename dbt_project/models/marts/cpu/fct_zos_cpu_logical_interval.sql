@@ -1,5 +1,7 @@
 -- RMF CPU activity per logical CPU of each z/OS image and RMF interval: MVS busy, LPAR busy, parked
 -- and online share, I/O interrupt and dispatch rates.
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_id', 'interval_start'], meta={'touched_grain': 'day'}) }}
 select
     system_id,
     interval_start,
@@ -15,3 +17,4 @@ select
     io_interrupts_per_s,
     dispatches_per_s
 from {{ ref('int_zos_cpu__logical_interval') }}
+where {{ touched('system_id', 'interval_start', 'day') }}

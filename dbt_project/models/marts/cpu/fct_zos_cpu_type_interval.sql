@@ -1,5 +1,7 @@
 -- RMF CPU activity per z/OS image, CPU type (CP, zIIP) and RMF interval. Totals are ratios of sums,
 -- as RMF computes them: MVS busy = sum(busy time) / sum(unparked time); LPAR busy = sum(PDT) / sum(ONT).
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_id', 'interval_start'], meta={'touched_grain': 'day'}) }}
 select
     system_id,
     interval_start,
@@ -14,4 +16,5 @@ select
     sum(measured_s - wait_s - parked_s) as busy_s,
     sum(io_interrupts_per_s) as io_interrupts_per_s
 from {{ ref('int_zos_cpu__logical_interval') }}
+where {{ touched('system_id', 'interval_start', 'day') }}
 group by system_id, interval_start, cpu_type

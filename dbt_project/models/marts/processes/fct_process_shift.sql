@@ -2,6 +2,8 @@
 -- minimum-activity filters: PQLEN and the semaphore-wait rate over the hours whose $RECEIVE queue
 -- averaged more than 0.3, READY/BUSY over the hours with more than 0.3 % CPU busy. A process with
 -- no such hour in the shift is left out ("restricting the data to minimum activity level").
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_name', 'shift_date'], meta={'touched_grain': 'shift_date'}) }}
 {%- set min_pqlen = var('process_min_pqlen', 0.3) %}
 {%- set min_busy_pct = var('process_min_busy_pct', 0.3) %}
 select
@@ -23,5 +25,6 @@ select
     avg(ready_busy_ratio) filter (where cpu_busy_pct > {{ min_busy_pct }}) as ready_busy_ratio_avg
 from {{ ref('int_process__hourly') }}
 where shift is not null
+    and {{ touched('system_name', 'shift_date', 'shift_date') }}
 group by system_name, process_key, shift_date, shift
 having max(pqlen) > {{ min_pqlen }} or max(cpu_busy_pct) > {{ min_busy_pct }}

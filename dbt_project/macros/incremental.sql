@@ -1,0 +1,112 @@
+{#-
+    Day models: the models whose rows belong to a (system, day) are incremental. A build rebuilds only
+    the periods containing the days in build_touched_days (files loaded since the last successful build,
+    files removed since), with dbt's incremental materialization and the strategy `touched` below:
+
+        {{ config(materialized='incremental', incremental_strategy='touched',
+                  unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day'}) }}
+        ... from {{ ref('int_cpu__interval') }} where {{ touched('system_name', 'interval_start', 'day') }}
+
+    unique_key names the model's system column and its period column; the grain says what the period is:
+    `day` (a timestamp or date whose day is the period), `shift_date` (a shift's date: a day's hours may
+    belong to the shift of the day before), `month` (a date, first of the month) or `year` (an integer).
+    The filter and the delete read the same touched set, so the rows deleted are exactly the rows rebuilt,
+    also where a removed file leaves a period with no rows at all (which delete+insert would miss).
+    A first build, and `perfdb build --full-refresh`, build everything: the filter is then `1 = 1`.
+-#}
+
+{#- The touched periods of a grain, as (touched_system, touched_period): names no model has, so that a
+    model's unqualified columns in touched()'s correlated subquery mean the model's. -#}
+{% macro touched_periods(grain) %}
+    {%- set days = 'select system_name, day from ' ~ ref('build_touched_days') -%}
+    {%- set shift_dates -%}
+        select system_name, day as period from ({{ days }}) as touched_days
+        union
+        select system_name, cast({{ dbt.dateadd('day', -1, 'day') }} as date) as period from ({{ days }}) as touched_days
+    {%- endset -%}
+    {%- if grain == 'day' -%}
+        select system_name as touched_system, day as touched_period from ({{ days }}) as touched_days
+    {%- elif grain == 'shift_date' -%}
+        select system_name as touched_system, period as touched_period from ({{ shift_dates }}) as touched_shift_dates
+    {%- elif grain == 'month' -%}
+        select distinct system_name as touched_system, cast({{ dbt.date_trunc('month', 'period') }} as date) as touched_period
+        from ({{ shift_dates }}) as touched_shift_dates
+    {%- elif grain == 'year' -%}
+        select distinct system_name as touched_system, cast(extract(year from period) as integer) as touched_period
+        from ({{ shift_dates }}) as touched_shift_dates
+    {%- else -%}
+        {{ exceptions.raise_compiler_error("touched: grain must be day, shift_date, month or year, not " ~ grain) }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- A row's period as the touched set holds it: the day of a `day` period, the period itself otherwise. -#}
+{% macro touched_period_of(column, grain) -%}
+    {%- if grain == 'day' -%} cast({{ column }} as date) {%- else -%} {{ column }} {%- endif -%}
+{%- endmacro %}
+
+{#- The where condition of a day model's input: its rows of touched periods (every row on a full build).
+    ref() is called whatever the mode, so that dbt sees the dependency when it parses the model; not in
+    a unit test, whose given rows are the model's whole input (and which is never incremental). -#}
+{% macro touched(system_column, period_column, grain) -%}
+    {%- set unit_test = model.resource_type == 'unit_test' -%}
+    {%- if not unit_test -%}
+        {%- set touched_days = ref('build_touched_days') -%}
+    {%- endif -%}
+    {%- if not unit_test and is_incremental() -%}
+    exists (
+        select 1 from ({{ touched_periods(grain) }}) as touched_periods
+        where touched_periods.touched_system = {{ system_column }}
+            and touched_periods.touched_period = {{ touched_period_of(period_column, grain) }}
+    )
+    {%- else -%}
+    1 = 1
+    {%- endif -%}
+{%- endmacro %}
+
+{#- The incremental strategy `touched`: the target's rows of the touched periods deleted, the rows
+    rebuilt for them inserted, in the model's transaction. -#}
+{% macro get_incremental_touched_sql(arg_dict) %}
+    {%- set target = arg_dict['target_relation'] -%}
+    {%- set unique_key = arg_dict['unique_key'] -%}
+    {%- set grain = config.get('meta', {}).get('touched_grain') -%}
+    {%- if unique_key is string or unique_key | length != 2 or not grain -%}
+        {{ exceptions.raise_compiler_error("incremental_strategy 'touched' needs unique_key [system column, period column] and meta touched_grain") }}
+    {%- endif -%}
+    {%- set columns = get_quoted_csv(arg_dict['dest_columns'] | map(attribute='name')) -%}
+    delete from {{ target }}
+    where exists (
+        select 1 from ({{ touched_periods(grain) }}) as touched_periods
+        where touched_periods.touched_system = {{ target }}.{{ unique_key[0] }}
+            and touched_periods.touched_period = {{ touched_period_of(target ~ '.' ~ unique_key[1], grain) }}
+    );
+    insert into {{ target }} ({{ columns }})
+    select {{ columns }} from {{ arg_dict['temp_relation'] }}
+{% endmacro %}
+
+{#- audit.builds: the builds that completed, created before anything reads it. -#}
+{% macro create_build_log() %}
+    create schema if not exists audit;
+    create table if not exists audit.builds (
+        last_file_id bigint not null,
+        started_at timestamp not null,
+        finished_at timestamp not null,
+        full_refresh boolean not null
+    )
+{% endmacro %}
+
+{#- on-run-end: a build that ran every model (no --select, no --exclude) and in which nothing failed or
+    was skipped records its high-water mark; otherwise the next build rebuilds these days again. -#}
+{% macro record_build(results) %}
+    {%- if execute and flags.WHICH in ['build', 'run'] and not invocation_args_dict.get('select')
+            and not invocation_args_dict.get('exclude') -%}
+        {%- set bad = [] -%}
+        {%- for result in results if result.status in ['error', 'fail', 'skipped', 'runtime error'] -%}
+            {%- do bad.append(result.node.unique_id) -%}
+        {%- endfor -%}
+        {%- if not bad -%}
+    insert into audit.builds (last_file_id, started_at, finished_at, full_refresh)
+    select last_file_id, started_at, cast(current_timestamp as timestamp), {{ 'true' if flags.FULL_REFRESH else 'false' }}
+    from audit.build_high_water
+        {%- endif -%}
+    {%- endif -%}
+{% endmacro %}

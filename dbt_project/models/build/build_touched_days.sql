@@ -1,0 +1,29 @@
+-- The (system, day) pairs the incremental models rebuild: the days of every file loaded since the last
+-- successful build (up to this build's high-water mark) and of every file removed since that build
+-- started. A late file for an old day touches that old day only.
+with last_build as (
+    select
+        coalesce(max(last_file_id), 0) as last_file_id,
+        coalesce(max(started_at), cast('1900-01-01 00:00:00' as timestamp)) as started_at
+    from {{ source('builds', 'builds') }}
+),
+
+loaded as (
+    select file_days.system_name, file_days.day
+    from {{ source('manifest', 'ingest_file_days') }} as file_days
+    cross join last_build
+    cross join {{ ref('build_high_water') }} as this_build
+    where file_days.source_file_id > last_build.last_file_id
+        and file_days.source_file_id <= this_build.last_file_id
+),
+
+removed as (
+    select removed_days.system_name, removed_days.day
+    from {{ source('manifest', 'removed_file_days') }} as removed_days
+    cross join last_build
+    where removed_days.removed_at >= last_build.started_at
+)
+
+select system_name, day from loaded
+union
+select system_name, day from removed

@@ -1,0 +1,88 @@
+"""Retention as configuration (seed ``retention``): old raw files and interval/hourly detail age out, the
+shift, month and year summaries stay as they were, and a purged file sent again is not loaded again.
+
+Home A loads five days of a small MEASURE system, builds, and purges with raw and interval detail kept 2
+days and hourly 3 (the seed table changed in the warehouse, as a site changes seeds/retention.csv); it
+then loads a sixth day and builds. Home B loads the same six days without purging. Every shift, month
+and year fact of A equals B's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest import cli
+from ingest.generate import measure
+from ingest.generate._measure_inventory import SystemSpec
+from ingest.home import Home
+from ingest.warehouse.retention import apply_retention
+
+pytestmark = pytest.mark.slow
+
+START = dt.date(2026, 3, 2)
+DAYS = [START + dt.timedelta(days=d) for d in range(6)]
+SUMMARIES = [f"marts.fct_{family}_{period}" for family in ("cpu", "process", "disc", "line", "userdef")
+             for period in ("shift", "monthly", "yearly")]
+
+
+def perfdb(home: Home, *args: str) -> None:
+    assert cli.main(["--home", str(home.root), *args]) == 0, f"perfdb {' '.join(args)} failed"
+
+
+def rows(home: Home, sql: str, params: list | None = None) -> list[tuple]:
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()
+
+
+def table_rows(home: Home, table: str) -> list[tuple]:
+    return sorted(rows(home, f"select * from {table}"), key=repr)
+
+
+def test_retention_purges_old_detail_and_keeps_the_summaries(tmp_path, capsys):
+    spec = SystemSpec("\\R1", cpus=2, start=START, days=len(DAYS), processes=4, discs=2, lines=1, file_openers=1)
+    measure.generate(spec, tmp_path / "site", ["csv"])
+    folders = [tmp_path / "site" / "csv" / "R1" / day.isoformat() for day in DAYS]
+
+    a = Home(tmp_path / "a").create()
+    perfdb(a, "ingest", *map(str, folders[:5]))
+    perfdb(a, "build")
+    assert "retention: 0 raw files purged (0 rows)" in capsys.readouterr().out  # defaults: 90 days and more
+
+    con = duckdb.connect(str(a.db_path))
+    con.execute("update seeds.retention set keep_days = case family when 'hourly' then 3 else 2 end "
+                "where family in ('raw', 'interval', 'hourly')")
+    con.close()
+    files_of_first_three_days = rows(a, "select count(*) from raw.ingest_files where path like '%/2026-03-0_/%' "
+                                        "and path < ?", [str(folders[3])])[0][0]
+    result = apply_retention(a)
+    # newest day 6 March: raw and intervals keep 5 and 6 March, hours 4 to 6 March
+    assert result.files_purged == files_of_first_three_days == 21
+    assert rows(a, "select status, count(*) from raw.ingest_files group by 1 order by 1") == [("loaded", 14), ("purged", 21)]
+    assert rows(a, "select min(cast(from_timestamp as date)) from raw.measure_cpu") == [(DAYS[3],)]
+    assert rows(a, "select min(cast(interval_start as date)) from intermediate.int_cpu__interval") == [(DAYS[3],)]
+    for model in ("int_cpu__hourly", "int_process__hourly", "int_disc__hourly", "int_line__hourly", "int_userdef__hourly"):
+        assert rows(a, f"select min(cast(hour_start as date)) from intermediate.{model}") == [(DAYS[2],)], model
+    assert result.raw_rows == sum(n for (n,) in rows(a, "select rows_loaded from raw.ingest_files where status = 'purged'"))
+
+    # a purged file sent again is recognised, not loaded again
+    resent = folders[0] / "cpu.csv"
+    assert cli.main(["--home", str(a.root), "ingest", str(resent)]) == 0
+    assert "already ingested (purged by retention)" in capsys.readouterr().out
+    assert rows(a, "select count(*) from raw.measure_cpu where cast(from_timestamp as date) = ?", [DAYS[0]]) == [(0,)]
+
+    # the sixth day: its shifts, month and year rebuilt from detail still kept, the older ones kept as built
+    perfdb(a, "ingest", str(folders[5]))
+    perfdb(a, "build")
+    b = Home(tmp_path / "b").create()
+    perfdb(b, "ingest", *map(str, folders))
+    perfdb(b, "build")
+    for table in SUMMARIES:
+        assert table_rows(a, table) == table_rows(b, table), table
+    assert rows(a, "select count(distinct shift_date) from marts.fct_cpu_shift") == [(len(DAYS),)]

@@ -127,6 +127,37 @@ def _file_counts(con: duckdb.DuckDBPyConnection, relation: str) -> dict[int, int
     return dict(con.execute(f"select source_file_id, count(*) from {relation} group by source_file_id").fetchall())
 
 
+def _manifest(con: duckdb.DuckDBPyConnection, database: str) -> dict[int, tuple]:
+    """Each file's manifest row: a file whose row changed (re-sent, purged) travels again."""
+    return {row[0]: row[1:] for row in con.execute(
+        f"select file_id, sha256, status, rows_loaded from {_q(database)}.raw.ingest_files"
+    ).fetchall()}
+
+
+def _count(con: duckdb.DuckDBPyConnection, relation: str) -> int:
+    return con.execute(f"select count(*) from {relation}").fetchone()[0]
+
+
+def _sync_by_file(con: duckdb.DuckDBPyConnection, name: str, source: str, fresh: list[int], stale: list[int]) -> tuple[int, int]:
+    """Rows of ``stale`` files out, rows of ``fresh`` files in (file ids grow, so both scans skip most row
+    groups). If the tables still differ in size (rows purged without a manifest change), every file whose
+    row count differs travels again; rows without a file are rewritten. Returns (files in, files out)."""
+    for pass_ in ("manifest", "counts"):
+        if pass_ == "counts":
+            want, have = _file_counts(con, source), _file_counts(con, name)
+            stale = sorted(f for f, n in have.items() if want.get(f) != n and f is not None)
+            fresh = sorted(f for f, n in want.items() if have.get(f) != n and f is not None)
+            con.execute(f"delete from {name} where source_file_id is null")
+            con.execute(f"insert into {name} select * from {source} where source_file_id is null")
+        if stale:
+            con.execute(f"delete from {name} where source_file_id in (select unnest(?))", [stale])
+        if fresh:
+            con.execute(f"insert into {name} select * from {source} where source_file_id in (select unnest(?))", [fresh])
+        if _count(con, name) == _count(con, source):
+            break
+    return len(fresh), len(set(stale) - set(fresh))
+
+
 def _sync(built: Path, slot: Path) -> Published:
     """Brings ``slot`` (a former copy of the warehouse) up to date with ``built``, in one transaction."""
     con = duckdb.connect(str(slot), config=writer_config())
@@ -137,6 +168,11 @@ def _sync(built: Path, slot: Path) -> Published:
         want_tables, want_views = _relations(con, BUILT)
         have_tables, have_views = _relations(con, current)
         result = Published(slot, slot, "sync")
+        by_file = ("raw", "ingest_files") in want_tables and have_tables.get(("raw", "ingest_files")) == want_tables[("raw", "ingest_files")]
+        if by_file:
+            want_files, have_files = _manifest(con, BUILT), _manifest(con, current)
+            fresh = sorted(f for f, row in want_files.items() if have_files.get(f) != row)
+            stale = sorted(f for f, row in have_files.items() if want_files.get(f) != row)
         con.begin()
         for schema, view in have_views:
             con.execute(f"drop view if exists {_q(schema)}.{_q(view)}")
@@ -147,17 +183,10 @@ def _sync(built: Path, slot: Path) -> Published:
         for (schema, table), columns in sorted(want_tables.items()):
             name = f"{_q(schema)}.{_q(table)}"
             source = f"{BUILT}.{name}"
-            if schema == "raw" and columns[0][0] == "source_file_id" and have_tables.get((schema, table)) == columns:
-                want, have = _file_counts(con, source), _file_counts(con, name)
-                stale = sorted(f for f, n in have.items() if want.get(f) != n)
-                fresh = sorted(f for f, n in want.items() if have.get(f) != n)
-                if stale:
-                    con.execute(f"delete from {name} where source_file_id in (select unnest(?))", [stale])
-                if fresh:
-                    con.execute(f"insert into {name} select * from {source} where source_file_id in (select unnest(?))",
-                                [fresh])
-                result.files_added += len(fresh)
-                result.files_removed += len(set(stale) - set(fresh))
+            if by_file and schema == "raw" and columns[0][0] == "source_file_id" and have_tables.get((schema, table)) == columns:
+                added, removed = _sync_by_file(con, name, source, fresh, stale)
+                result.files_added, result.files_removed = (max(result.files_added, added),
+                                                            max(result.files_removed, removed))
                 continue
             con.execute(f"create or replace table {name} as select * from {source}")
             result.tables_rewritten.append(f"{schema}.{table}")

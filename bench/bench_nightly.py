@@ -29,7 +29,6 @@ import argparse
 import datetime as dt
 import hashlib
 import json
-import os
 import resource
 import shutil
 import subprocess

@@ -1,6 +1,7 @@
 """``perfdb publish`` brings the slot readers do not use up to date and points serving.duckdb at it: raw
 rows travel by file (added, removed, partly purged), every other table and view is rewritten, and the
-published warehouse equals the built one table by table. A slot a reader still holds is copied afresh."""
+published warehouse equals the built one table by table. A slot a reader still holds is copied afresh, and
+so is a slot whose sync would rewrite more than a small share of the rows (copying bytes is cheaper)."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ def test_publish_syncs_what_changed_and_serves_the_built_warehouse(tmp_path):
     home = Home(tmp_path / "home").create()
     _sql(home,
          "create table raw.readings (source_file_id bigint, v integer)",
-         "insert into raw.readings select f, i from range(1, 4) as files(f), range(10) as r(i)",
+         "insert into raw.readings select f, i from range(1, 4) as files(f), range(20000) as r(i)",
          "create schema marts",
          "create table marts.totals as select source_file_id, sum(v) as v from raw.readings group by 1",
          "create schema staging",
@@ -88,7 +89,8 @@ def test_publish_syncs_what_changed_and_serves_the_built_warehouse(tmp_path):
     assert "raw.readings" not in third.tables_rewritten
     assert {"marts.totals", "marts.counts"} <= set(third.tables_rewritten)
     assert _differences(home) == {}
-    assert _read_in_another_process(home) == "(20, 65)"  # files 2 (v < 5), 3 and 4
+    assert _read_in_another_process(home) == "(20010, 199990020)"  # files 2 (v < 5), 3 and 4
+    assert third.rows_to_rewrite < serving.SYNC_SHARE * third.rows_total
     assert not home.serving_path.with_name("serving.duckdb.new").exists()
 
 
@@ -104,4 +106,16 @@ def test_a_slot_a_reader_still_holds_is_copied_afresh(tmp_path):
     assert (again.mode, again.slot.name) == ("copy", "serving-a.duckdb")
     assert reader.execute("select count(*) from raw.readings").fetchone()[0] == 1  # its file, unchanged
     assert _read_in_another_process(home) == "(2, 6)"
+    assert _differences(home) == {}
+
+
+def test_a_warehouse_mostly_rebuilt_is_copied_whole(tmp_path):
+    home = Home(tmp_path / "home").create()
+    _sql(home, "create table raw.readings (source_file_id bigint, v integer)",
+         "insert into raw.readings select 1, i from range(1000) as r(i)")
+    serving.publish(home)
+    serving.publish(home)
+    _sql(home, "create schema marts", "create table marts.hours as select i as v from range(50000) as r(i)")
+    published = serving.publish_slot(home)
+    assert published.mode == "copy" and published.rows_to_rewrite == 50000
     assert _differences(home) == {}

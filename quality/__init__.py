@@ -2,11 +2,12 @@
 
     quality/suite.py          what a suite is (a named frame of the warehouse + its expectations)
     quality/suites/           one module per suite family; each exports ``SUITES`` (found by the registry)
+    quality/slice.py          what a nightly check reads: the files, days and months loaded since the last pass
     quality/frames.py         reads every suite's frame through one read-only DuckDB connection
     quality/gx_validation.py  validates the frames with GX (pandas route) and writes the Data Docs
     quality/report.py         one outcome per expectation, the run's verdict, how it is printed
     quality/audit.py          keeps every result in ``audit.validation_runs`` / ``audit.validation_results``
-    quality/runner.py         ``run_checks(home, quiet)``: the whole check, as ``perfdb check`` runs it
+    quality/runner.py         ``run_checks(home, quiet, everything)``: the check, as ``perfdb check [--all]`` runs it
 
 Why pandas: the DuckDB SQL datasource of GX 1.24 fails every metric ("list index out of range"), so each
 suite's frame is read with a read-only DuckDB connection and validated as a dataframe. The read-only

@@ -1,0 +1,172 @@
+"""Nightly load benchmark: what adding one day costs after 30, 365 and 730 days of history.
+
+    .venv/bin/python bench/bench_nightly.py                          # 4 systems; 30, 365 and 730 days
+    .venv/bin/python bench/bench_nightly.py --systems 1 --days 7,30  # a quick run
+
+For every history length it:
+
+1. builds the site's history once (``--systems`` generated NonStop systems of 16 CPUs, 200 processes,
+   40 discs and 4 lines, ``perfdb generate measure`` in weekly CSV files), through ``perfdb run``
+   (ingest, build, check, publish), then one warm-up night, so that the warehouse is in its nightly
+   steady state (a passing check to slice from, both serving slots published). That home is kept under
+   ``--cache`` and reused by later runs with the same systems, history and code (the key includes a hash
+   of the code that writes the warehouse: ``ingest/``, ``quality/``, ``dbt_project/``);
+2. copies the cached home to a scratch directory (not timed), generates the next day (daily CSV files)
+   and times the night there: ``perfdb ingest``, ``perfdb build``, ``perfdb check``, ``perfdb publish``,
+   each in its own child process, whose peak RSS includes its own children (dbt runs as a subprocess:
+   ``resource.getrusage(RUSAGE_CHILDREN)`` of a wrapper process that runs only that step);
+3. prints each step's seconds and peak RSS, the rows the check read and the warehouse size, then the
+   ratio of the longest history's night to the shortest's.
+
+Targets: the ratio at most 1.5 (a night costs what the new day costs, not what the history costs) and
+every step's peak RSS under 1 GiB. Exits 1 when a target is missed. Not a test: nothing here runs in
+``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PERFDB = [sys.executable, "-m", "ingest.cli"]
+START = dt.date(2026, 1, 5)
+SYSTEM = dict(cpus=16, processes=200, discs=40, lines=4)
+STEPS = ("ingest", "build", "check", "publish")
+RATIO_TARGET = 1.5
+RSS_TARGET = 1024 ** 3
+CODE_DIRS = ("ingest", "quality", "dbt_project")
+
+
+def code_hash() -> str:
+    """The code that writes the warehouse: a cached history built by other code is not reused."""
+    h = hashlib.sha256()
+    for top in CODE_DIRS:
+        for path in sorted((REPO / top).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix in (".py", ".sql", ".yml", ".csv"):
+                h.update(path.relative_to(REPO).as_posix().encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def perfdb(home: Path, *args: str, capture: bool = False) -> subprocess.CompletedProcess:
+    return subprocess.run([*PERFDB, "--home", str(home), *args], cwd=REPO, check=True, text=True,
+                          stdout=subprocess.PIPE if capture else subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def generate(home: Path, systems: int, start: dt.date, days: int, period: str) -> None:
+    for n in range(1, systems + 1):
+        perfdb(home, "generate", "measure", "--system", f"\\NIGHT{n}", "--start", start.isoformat(),
+               "--days", str(days), "--seed", str(100 + n), "--period", period,
+               *(f"--{k}={v}" for k, v in SYSTEM.items()))
+
+
+def history(cache: Path, systems: int, days: int) -> Path:
+    """The home after ``days`` of history and one warm-up night, built once per key."""
+    home = cache / f"site-{systems}sys-{days}d-{code_hash()}"
+    if (home / "ready").exists():
+        return home
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    print(f"building the {days}-day history of {systems} systems under {home} (once)", flush=True)
+    generate(home, systems, START, days, "week")
+    perfdb(home, "run")
+    generate(home, systems, START + dt.timedelta(days=days), 1, "day")  # the warm-up night
+    perfdb(home, "run")
+    (home / "ready").write_text("")
+    return home
+
+
+def child_step(argv: list[str]) -> None:
+    """Runs one step as a child and prints its wall time and peak RSS (itself and its children) as JSON."""
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, cwd=REPO, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # Linux reports KiB
+    print(json.dumps({"seconds": wall, "peak_rss": rss, "rc": proc.returncode, "stdout": proc.stdout,
+                      "stderr": proc.stderr[-4000:]}))
+
+
+def timed(home: Path, step: str) -> dict:
+    args = ["--json", step] if step == "check" else [step]
+    out = subprocess.run([sys.executable, __file__, "--child-step", *PERFDB, "--home", str(home), *args],
+                         cwd=REPO, check=True, text=True, stdout=subprocess.PIPE)
+    result = json.loads(out.stdout)
+    if result["rc"] != 0:
+        raise SystemExit(f"perfdb {step} failed (exit {result['rc']}):\n{result['stderr']}")
+    if step == "check":
+        result["rows_read"] = json.loads(result["stdout"])["rows_read"]
+    return result
+
+
+def night(cache_home: Path, systems: int, days: int, scratch: Path) -> dict:
+    home = scratch / cache_home.name
+    shutil.rmtree(home, ignore_errors=True)
+    shutil.copytree(cache_home, home, symlinks=True)
+    generate(home, systems, START + dt.timedelta(days=days + 1), 1, "day")
+    steps = {step: timed(home, step) for step in STEPS}
+    size = (home / "warehouse" / "perfdb.duckdb").stat().st_size
+    shutil.rmtree(home, ignore_errors=True)
+    return {"days": days + 1, "steps": steps, "warehouse_bytes": size}
+
+
+def mib(n: float) -> str:
+    return f"{n / 1024 ** 2:,.0f} MiB"
+
+
+def report(results: list[dict]) -> bool:
+    print()
+    print("| history (days) | " + " | ".join(STEPS) + " | night | check rows read | warehouse |")
+    print("|---|" + "---|" * (len(STEPS) + 3))
+    ok = True
+    for r in results:
+        cells = [f"{s['seconds']:.1f} s / {mib(s['peak_rss'])}" for s in r["steps"].values()]
+        r["total"] = sum(s["seconds"] for s in r["steps"].values())
+        print(f"| {r['days']} | " + " | ".join(cells) + f" | {r['total']:.1f} s | {r['steps']['check']['rows_read']:,} "
+              f"| {mib(r['warehouse_bytes'])} |")
+        for step, s in r["steps"].items():
+            if s["peak_rss"] >= RSS_TARGET:
+                ok = False
+                print(f"FAIL peak RSS of {step} at {r['days']} days: {mib(s['peak_rss'])} (target < 1 GiB)")
+    ratio = results[-1]["total"] / results[0]["total"]
+    verdict = "PASS" if ratio <= RATIO_TARGET else "FAIL"
+    print(f"{verdict} night at {results[-1]['days']} days / night at {results[0]['days']} days = {ratio:.2f} "
+          f"(target <= {RATIO_TARGET})")
+    return ok and ratio <= RATIO_TARGET
+
+
+def main(argv: list[str] | None = None) -> int:
+    if argv is None and sys.argv[1:2] == ["--child-step"]:
+        child_step(sys.argv[2:])
+        return 0
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--systems", type=int, default=4, help="generated systems (default %(default)s)")
+    p.add_argument("--days", default="30,365,730", help="history lengths, comma-separated (default %(default)s)")
+    p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "perfdb-bench-nightly",
+                   help="where built histories are kept and reused (default %(default)s)")
+    p.add_argument("--json", type=Path, help="also write the results to this file")
+    args = p.parse_args(argv)
+    lengths = sorted(int(d) for d in args.days.split(","))
+    scratch = args.cache / "scratch"
+    results = []
+    for days in lengths:
+        cached = history(args.cache, args.systems, days)
+        print(f"timing the night after {days + 1} days ...", flush=True)
+        results.append(night(cached, args.systems, days, scratch))
+    ok = report(results)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -147,47 +147,55 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
         head = f.read(SNIFF_BYTES)
     parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
     ctx = ParseContext(path=path, options=dict(options or {}))
-    result = FileResult(path, "loaded", format=parser.format if parser else None)
     try:
-        if size == 0:
-            raise FormatError("empty file: expected at least one record")
-        if parser is None:
-            known = ", ".join(p.format for p in registry.all_parsers())
-            raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
-        try:
-            for batch in parser.parse(path, ctx):
-                n = batch.rows.num_rows
-                if n == 0:
-                    continue
-                if n > BATCH_ROWS * 4:
-                    raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
-                staged.add(table_of(parser, batch.table), batch.rows)
-                if batch.skipped:
-                    result.rows_skipped += n
-                else:
-                    result.rows_loaded += n
-                    result.records_loaded += n if batch.records is None else batch.records
-        finally:
-            staged.close()
-        result.records_read = ctx.records_read
-        result.rows_rejected = len(ctx.rejects)
-        accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
-        if accounted != result.records_read:
-            raise RuntimeError(
-                f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
-                f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
-            )
+        result = parse_file(path, size, parser, ctx, staged)
     except FormatError as e:
         staged.remove()
         return _Failure(path, sha, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
     except Exception as e:  # a parser bug must not take the batch down: keep the file's story, go on
         staged.remove()
         return _Failure(path, sha, size, parser, "failed", f"{type(e).__name__}: {e}")
+    return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
+
+
+def parse_file(path: Path, size: int, parser: Parser | None, ctx: ParseContext, staged: StagedBatches) -> FileResult:
+    """The whole file parsed into ``staged`` and accounted for (records read = loaded + rejected + skipped):
+    its result, ``loaded`` or with rejects. Raises ``FormatError`` for a file that cannot be read at all and
+    any other exception for a parser bug. The DuckDB path and the Spark job (``ingest.lake.job``) share it."""
+    result = FileResult(path, "loaded", format=parser.format if parser else None)
+    if size == 0:
+        raise FormatError("empty file: expected at least one record")
+    if parser is None:
+        known = ", ".join(p.format for p in registry.all_parsers())
+        raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
+    try:
+        for batch in parser.parse(path, ctx):
+            n = batch.rows.num_rows
+            if n == 0:
+                continue
+            if n > BATCH_ROWS * 4:
+                raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
+            staged.add(table_of(parser, batch.table), batch.rows)
+            if batch.skipped:
+                result.rows_skipped += n
+            else:
+                result.rows_loaded += n
+                result.records_loaded += n if batch.records is None else batch.records
+    finally:
+        staged.close()
+    result.records_read = ctx.records_read
+    result.rows_rejected = len(ctx.rejects)
+    accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
+    if accounted != result.records_read:
+        raise RuntimeError(
+            f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
+            f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
+        )
     if result.rows_rejected:
         # nothing of the file kept but its rejects: the file is rejected, not loaded with 0 records
         result.status = "loaded_with_rejects" if result.records_loaded or result.rows_skipped else "rejected"
         result.messages = [describe_reject(path, r) for r in ctx.rejects]
-    return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
+    return result
 
 
 def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:

@@ -28,6 +28,7 @@ from pathlib import Path
 from ingest import serve
 from ingest.cli_options import add_format, add_seed, home_of, subcommand
 from ingest.home import Home
+from ingest.lake import cli as lake_cli
 from ingest.plugins import GENERATORS, REPORTS, public_modules
 
 
@@ -61,6 +62,9 @@ def _print_progress(done: int, total: int, res) -> None:
 
 def cmd_ingest(args) -> int:
     from ingest import pipeline
+
+    if args.target == "spark":
+        return lake_cli.cmd_ingest(args, _print_progress)
 
     home = _home_to_write(args)
     paths = [Path(p) for p in args.paths] or [home.landing]
@@ -98,6 +102,9 @@ def cmd_build(args) -> int:
     from ingest import dbt_runner
     from ingest.warehouse.database import connect
 
+    if args.target == "spark":
+        return lake_cli.cmd_build(args)
+
     home = _home_to_write(args)
     connect(home).close()  # raw schema and manifest exist even before the first ingest
     return dbt_runner.build(home, select=args.select, quiet=args.json)
@@ -106,11 +113,17 @@ def cmd_build(args) -> int:
 def cmd_check(args) -> int:
     from quality.runner import run_checks
 
+    if args.target == "spark":
+        return lake_cli.cmd_check(args)
+
     return 0 if run_checks(_home_to_write(args), quiet=args.json) else 1
 
 
 def cmd_publish(args) -> int:
     from ingest.warehouse.serving import publish
+
+    if args.target == "spark":
+        return lake_cli.cmd_publish(args)
 
     path = publish(_home_to_write(args))
     _emit(args, {"published": str(path)}, [f"published {path}"])
@@ -133,6 +146,8 @@ def cmd_run(args) -> int:
         elif step.name == "publish":
             print(step.summary, file=sys.stderr)
 
+    if args.target == "spark":
+        return lake_cli.cmd_run(args, _print_progress, tell)
     result = pipeline.run(_home_to_write(args), check=not args.skip_check, quiet=args.json,
                           on_file=None if args.json else _print_progress, on_step=tell)
     return 0 if result.ok else 1
@@ -209,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("paths", nargs="*", help="files or directories (default: landing/)")
     s.add_argument("--format", help="skip sniffing and use this format (e.g. measure.binary)")
     s.add_argument("--ddl", action="append", help="DDL file describing binary MEASURE records (repeatable)")
+    lake_cli.add_target_options(s)
 
     s = subcommand(sub, "remove", cmd_remove, help="un-ingest files: their rows, rejects and manifest rows")
     s.add_argument("paths", nargs="*", help="files (matched by content while they exist, else by recorded path)")
@@ -216,10 +232,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = subcommand(sub, "build", cmd_build, help="run dbt build on the warehouse")
     s.add_argument("--select", help="dbt selection (default: everything)")
+    lake_cli.add_target_options(s)
 
-    subcommand(sub, "check", cmd_check, help="run the Great Expectations suites")
-    subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically")
-    _add_skip_check(subcommand(sub, "run", cmd_run, help="ingest landing/, build, check, publish"))
+    lake_cli.add_target_options(subcommand(sub, "check", cmd_check, help="run the Great Expectations suites"))
+    lake_cli.add_target_options(subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically"))
+    s = subcommand(sub, "run", cmd_run, help="ingest landing/, build, check, publish")
+    _add_skip_check(s)
+    lake_cli.add_target_options(s)
 
     s = subcommand(sub, "sql", cmd_sql, help="ad-hoc SQL on serving.duckdb (read-only)")
     s.add_argument("query")

@@ -25,20 +25,29 @@ def dbt_executable() -> str:
     return str(local) if local.exists() else (shutil.which("dbt") or "dbt")
 
 
-def dbt_env(home: Home) -> dict[str, str]:
+def target_dir(home: Home, target: str = "duckdb") -> Path:
+    """dbt's target/ of a target: one each, so that switching targets keeps partial parsing."""
+    return home.warehouse_dir / ("dbt_target" if target == "duckdb" else f"dbt_target_{target}")
+
+
+def dbt_env(home: Home, target: str = "duckdb", lake: Path | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PERFDB_DUCKDB_PATH"] = str(home.db_path)
     env["DBT_LOG_PATH"] = str(home.warehouse_dir / "dbt_logs")
-    env["DBT_TARGET_PATH"] = str(home.warehouse_dir / "dbt_target")
+    env["DBT_TARGET_PATH"] = str(target_dir(home, target))
+    if lake is not None:  # the Spark targets: where the raw layer is and the marts go (profiles.yml)
+        env["PERFDB_LAKE"] = str(lake)
     env.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
     return env
 
 
-def run_dbt(home: Home, args: list[str], *, quiet: bool = False) -> int:
-    cmd = [dbt_executable(), *args, "--project-dir", str(DBT_PROJECT), "--profiles-dir", str(DBT_PROJECT)]
+def run_dbt(home: Home, args: list[str], *, quiet: bool = False, target: str = "duckdb",
+            lake: Path | None = None) -> int:
+    cmd = [dbt_executable(), *args, "--project-dir", str(DBT_PROJECT), "--profiles-dir", str(DBT_PROJECT),
+           "--target", target]
     proc = subprocess.run(
         cmd,
-        env=dbt_env(home),
+        env=dbt_env(home, target, lake),
         cwd=str(DBT_PROJECT),
         stdout=subprocess.PIPE if quiet else None,
         stderr=subprocess.STDOUT if quiet else None,
@@ -49,16 +58,17 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False) -> int:
     return proc.returncode
 
 
-def build(home: Home, *, select: str | None = None, quiet: bool = False) -> int:
+def build(home: Home, *, select: str | None = None, quiet: bool = False, target: str = "duckdb",
+          lake: Path | None = None) -> int:
     args = ["build"]
     if select:
         args += ["--select", select]
-    return run_dbt(home, args, quiet=quiet)
+    return run_dbt(home, args, quiet=quiet, target=target, lake=lake)
 
 
-def last_run_summary(home: Home) -> str:
+def last_run_summary(home: Home, target: str = "duckdb") -> str:
     """One line from dbt's run_results.json: how many nodes ended in which status, and how long."""
-    results = json.loads((home.warehouse_dir / "dbt_target" / "run_results.json").read_text())
+    results = json.loads((target_dir(home, target) / "run_results.json").read_text())
     statuses = Counter(r["status"] for r in results["results"])
     counts = ", ".join(f"{n} {status}" for status, n in sorted(statuses.items()))
     return f"dbt build: {len(results['results'])} nodes ({counts}) in {results['elapsed_time']:.0f} s"

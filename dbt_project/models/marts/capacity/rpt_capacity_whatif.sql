@@ -16,11 +16,9 @@
         when __U__ <= 0 then 1.0
         when __C__ = 1 then 1 / (1 - __U__)
         else 1 + (
-            exp(__C__ * ln(__C__ * __U__) - lgamma(__C__ + 1)) / (1 - __U__)
-            / ((
-                select sum(exp(k * ln(__C__ * __U__) - lgamma(k + 1)))
-                from range(0, __C__) as terms(k)
-            ) + exp(__C__ * ln(__C__ * __U__) - lgamma(__C__ + 1)) / (1 - __U__))
+            exp(__C__ * ln(__C__ * __U__) - " ~ ln_factorial('__C__') ~ ") / (1 - __U__)
+            / (" ~ erlang_terms('__C__', '__C__ * __U__') ~ "
+                + exp(__C__ * ln(__C__ * __U__) - " ~ ln_factorial('__C__') ~ ") / (1 - __U__))
         ) / (__C__ * (1 - __U__))
     end" %}
 
@@ -38,11 +36,12 @@ with resources as (
 ),
 
 growth as (
-    select cast(unnest([{{ growth_factors | join(', ') }}]) as double) as growth
+    select cast(factor as double) as growth
+    from (values {% for g in growth_factors %}({{ g }}){% if not loop.last %}, {% endif %}{% endfor %}) as factors(factor)
 ),
 
 grid as (
-    select range / 10000.0 as u from range(1, 10000)
+    select n / 10000.0 as u from ({{ integer_range(1, 10000, 'n') }}) as steps
 ),
 
 doubling as (

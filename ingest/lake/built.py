@@ -1,8 +1,10 @@
-"""What dbt built on Spark, as a DuckDB file that the checks validate and ``publish`` serves.
+"""The lake, as a DuckDB file that the checks validate and ``publish`` serves.
 
 dbt-spark writes every table as Parquet under the lake's warehouse (``<lake>/warehouse/<schema>.db/<table>/``).
-``copy_built`` reads the seeds, intermediate and mart tables from there, and the manifest and rejects from
-the lake's raw layer, into a fresh ``warehouse/perfdb_spark.duckdb`` (renamed into place when complete).
+``copy_built`` reads the seeds, intermediate and mart tables from there, and the raw tables, the manifest
+and the rejects from the lake's raw layer, into a fresh ``warehouse/perfdb_spark.duckdb`` (renamed into
+place when complete): the same relations the DuckDB path's database has, so the same suites run and
+readers find what they find after a DuckDB build.
 ``SparkHome`` is the home whose built database is that file: ``quality.runner.validate_warehouse`` and
 ``warehouse.serving.publish`` take it as they take a ``Home``, so the Spark path is checked and published
 by the same code, and a failing check leaves ``serving.duckdb`` as it was.
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import duckdb
 
+from ingest import raw_tables
 from ingest.home import Home
 from ingest.lake.layout import Lake
 
@@ -51,6 +54,10 @@ def copy_built(home: SparkHome, lake: Lake) -> Path:
     con = duckdb.connect(str(tmp))
     try:
         con.execute("set TimeZone = 'UTC'")
+        raw_tables.ensure_raw_tables(con)  # every declared raw table, filled from the lake where it has files
+        for folder in sorted(lake.raw.glob("*")) if lake.raw.is_dir() else ():
+            if folder.name not in ("ingest_files", "rejects") and any(folder.rglob("*.parquet")):
+                _append_raw(con, folder)
         for schema, table, folder in built_tables(lake):
             _copy(con, schema, table, f"{folder}/*.parquet")
         for table, folder in (("ingest_files", lake.manifest_dir), ("rejects", lake.rejects_dir)):
@@ -61,6 +68,18 @@ def copy_built(home: SparkHome, lake: Lake) -> Path:
         con.close()
     os.replace(tmp, home.db_path)
     return home.db_path
+
+
+def _append_raw(con: duckdb.DuckDBPyConnection, folder: Path) -> None:
+    """A raw table's Parquet files appended to ``raw.<table>`` by column name; the partition columns (system,
+    day) are not read: they repeat the placement columns."""
+    source = "read_parquet('{}', hive_partitioning = false, union_by_name = true)".format(
+        f"{folder}/**/*.parquet".replace("'", "''"))
+    have = raw_tables.existing_columns(con).get(folder.name, set())
+    for name, kind in con.execute(f"select column_name, column_type from (describe select * from {source})").fetchall():
+        if name not in have:  # an open table's columns beyond its declaration, as files brought them
+            con.execute(f'alter table raw.{folder.name} add column "{name}" {kind}')
+    con.execute(f"insert into raw.{folder.name} by name select * from {source}")
 
 
 def _copy(con: duckdb.DuckDBPyConnection, schema: str, table: str, files: str) -> None:

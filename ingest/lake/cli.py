@@ -53,19 +53,20 @@ def cmd_build(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from ingest.lake.built import SparkHome
-    from quality.runner import run_checks
+    from ingest.lake import pipeline as lake_pipeline
+    from quality.runner import print_report
 
-    home, _, _ = _context(args)
-    return 0 if run_checks(SparkHome(home.root), quiet=args.json) else 1
+    home, lake, _ = _context(args)
+    report = lake_pipeline.validate(home, lake)
+    print_report(report, quiet=args.json)
+    return 0 if report.success else 1
 
 
 def cmd_publish(args) -> int:
-    from ingest.lake.built import SparkHome
-    from ingest.warehouse.serving import publish
+    from ingest.lake import pipeline as lake_pipeline
 
-    home, _, _ = _context(args)
-    path = publish(SparkHome(home.root))
+    home, lake, _ = _context(args)
+    path = lake_pipeline.publish(home, lake)
     print(f"published {path}")
     return 0
 

@@ -4,10 +4,10 @@
     result = lake.pipeline.run(home, Lake.locate(home.root), master="local[2]")
     [s.name for s in result.steps] == ["ingest", "build", "check", "publish"]
 
-Ingest is the Spark job (``job``), build is ``dbt build --target spark`` followed by the copy of what it
-built into ``warehouse/perfdb_spark.duckdb`` (``built``), check validates that copy with the same suites,
-and publish replaces ``serving.duckdb`` with it atomically. Nothing is published when the build or a
-check fails.
+Ingest is the Spark job (``job``), build is ``dbt build --target spark``, check copies the lake (raw layer
+and the tables Spark built) into ``warehouse/perfdb_spark.duckdb`` (``built``) and validates that copy
+with the same suites, and publish replaces ``serving.duckdb`` with that copy atomically. Nothing is
+published when the build or a check fails.
 """
 
 from __future__ import annotations
@@ -42,18 +42,33 @@ def ingest(home: Home, lake: Lake, paths: list[Path], *, master: str, format_nam
 
 
 def build(home: Home, lake: Lake, *, master: str, select: str | None = None, quiet: bool = False) -> int:
-    """``dbt build --target spark`` over the lake, then the built tables copied for the checks and publish."""
+    """``dbt build --target spark`` over the lake."""
     os.environ["PERFDB_SPARK_MASTER"] = master  # read by profiles.yml in dbt's process
-    code = dbt_runner.build(home, select=select, quiet=quiet, target="spark", lake=lake.root)
-    if code == 0:
-        copy_built(SparkHome(home.root), lake)
-    return code
+    return dbt_runner.build(home, select=select, quiet=quiet, target="spark", lake=lake.root)
+
+
+def validate(home: Home, lake: Lake):
+    """The lake as it is now (raw layer and what Spark built) copied into ``perfdb_spark.duckdb``, validated
+    by the suites: the report (``quality.report.RunReport``). ``run`` publishes exactly this copy."""
+    from quality.runner import validate_warehouse
+
+    spark_home = SparkHome(home.root)
+    copy_built(spark_home, lake)
+    return validate_warehouse(spark_home)
+
+
+def publish(home: Home, lake: Lake, *, copy: bool = True) -> Path:
+    """``serving.duckdb`` replaced by the copy of the lake (made afresh unless ``copy`` is False: the copy the
+    checks just passed)."""
+    spark_home = SparkHome(home.root)
+    if copy:
+        copy_built(spark_home, lake)
+    return publish_home(spark_home)
 
 
 def run(home: Home, lake: Lake, *, master: str, check: bool = True, quiet: bool = False,
         on_file: OnFile | None = None, on_step: OnStep | None = None) -> PipelineResult:
     result = PipelineResult()
-    spark_home = SparkHome(home.root)
 
     def done(step: Step) -> bool:
         return _done(result, step, on_step)
@@ -66,9 +81,7 @@ def run(home: Home, lake: Lake, *, master: str, check: bool = True, quiet: bool 
         return result
     done(Step("build", PASSED, dbt_runner.last_run_summary(home, "spark")))
     if check:
-        from quality.runner import validate_warehouse
-
-        report = result.validation = validate_warehouse(spark_home)
+        report = result.validation = validate(home, lake)
         problems = ([report.error] if report.error else []) + [o.headline() for o in report.failures]
         summary = (f"{len(report.suites_validated)} suites validated, {len(report.skipped)} skipped, "
                    f"{len(report.outcomes)} expectations, {len(report.failures)} failed")
@@ -76,5 +89,5 @@ def run(home: Home, lake: Lake, *, master: str, check: bool = True, quiet: bool 
             return result
     else:
         done(Step("check", SKIPPED, "checks skipped"))
-    done(Step("publish", PASSED, f"published {publish_home(spark_home)}"))
+    done(Step("publish", PASSED, f"published {publish(home, lake, copy=not check)}"))
     return result

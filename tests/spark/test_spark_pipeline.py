@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from ingest import cli
 from ingest.home import Home
@@ -81,6 +82,7 @@ def _mart_differences(duck: Path, spark: Path) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 def test_spark_publishes_the_marts_duckdb_publishes(small_inputs, tmp_path, capsys):
     homes = {target: Home(tmp_path / target) for target in ("duckdb", "spark")}
     for home in homes.values():

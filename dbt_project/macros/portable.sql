@@ -42,3 +42,19 @@
             ){% endmacro %}
 {% macro spark__erlang_terms(c, a) %}aggregate(sequence(0, {{ c }} - 1), cast(0 as double),
                 (total, k) -> total + exp(k * ln({{ a }}) - {{ spark__ln_factorial('k') }})){% endmacro %}
+
+{#- The values of the rows where `condition` holds, as an array in the order of `order_by`; NULL when none
+    does (an aggregate). Spark has no ordered array_agg: its values are sorted as (order, value) pairs. -#}
+{% macro ordered_array_agg(value, order_by, condition) %}{{ return(adapter.dispatch('ordered_array_agg')(value, order_by, condition)) }}{% endmacro %}
+{% macro default__ordered_array_agg(value, order_by, condition) %}array_agg({{ value }} order by {{ order_by }}) filter (where {{ condition }}){% endmacro %}
+{% macro spark__ordered_array_agg(value, order_by, condition) -%}
+    case when count(case when {{ condition }} then 1 end) > 0 then transform(
+        array_sort(collect_list(case when {{ condition }} then named_struct('o', {{ order_by }}, 'v', {{ value }}) end)),
+        pair -> pair.v) end
+{%- endmacro %}
+
+{#- The time of day of a timestamp: a TIME on DuckDB, 'HH:MM:SS' text on Spark (Spark 4 writes no TIME
+    to Parquet). -#}
+{% macro time_of_day(ts) %}{{ return(adapter.dispatch('time_of_day')(ts)) }}{% endmacro %}
+{% macro default__time_of_day(ts) %}cast({{ ts }} as time){% endmacro %}
+{% macro spark__time_of_day(ts) %}date_format({{ ts }}, 'HH:mm:ss'){% endmacro %}

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 import uuid
 import zipfile
 from dataclasses import dataclass
@@ -65,9 +66,9 @@ def ingest(lake: Lake, paths: list[Path], *, master: str = "local[*]", format_na
     group = f"perfdb-ingest-{uuid.uuid4().hex}"
     sc.setJobGroup(group, f"perfdb ingest of {len(files)} files")
     slices = min(len(files), max(2, sc.defaultParallelism * 4))
-    root, opts = str(lake.root), dict(options or {})
+    root, opts, started_ms = str(lake.root), dict(options or {}), int(time.time() * 1000)
     collected = (sc.parallelize(list(enumerate(files)), slices)
-                 .mapPartitions(lambda part: _load_partition(root, part, format_name, opts))
+                 .mapPartitions(lambda part: _load_partition(root, part, started_ms, format_name, opts))
                  .collect())
     tracker = sc.statusTracker()
     tasks = sum(stage.numTasks for job in tracker.getJobIdsForGroup(group)
@@ -76,16 +77,16 @@ def ingest(lake: Lake, paths: list[Path], *, master: str = "local[*]", format_na
     return results, JobStats(tasks, sum(len(repr(fields)) for _, fields in collected))
 
 
-def _load_partition(root: str, part, format_name, options):
+def _load_partition(root: str, part, started_ms: int, format_name, options):
     """Runs in a Spark task: the files of one partition, each loaded on its own."""
     lake = Lake(Path(root))
     with tempfile.TemporaryDirectory(prefix="perfdb-spark-ingest-") as tmp:
         for index, path in part:
-            result = load_file(lake, Path(path), Path(tmp), format_name, options)
+            result = load_file(lake, Path(path), Path(tmp), file_id_of(started_ms, index), format_name, options)
             yield index, {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(result).items()}
 
 
-def load_file(lake: Lake, path: Path, tmp: Path, format_name: str | None, options: dict) -> FileResult:
+def load_file(lake: Lake, path: Path, tmp: Path, file_id: int, format_name: str | None, options: dict) -> FileResult:
     """One file into the lake, all or nothing; never raises for bad input (the result says what happened)."""
     sha, size = sha256_of(path)
     duplicate = FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
@@ -95,7 +96,6 @@ def load_file(lake: Lake, path: Path, tmp: Path, format_name: str | None, option
         os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
     except FileExistsError:
         return duplicate
-    file_id = file_id_of(sha)
     with path.open("rb") as f:
         head = f.read(SNIFF_BYTES)
     parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)

@@ -54,10 +54,16 @@ def escape_partition_value(value: str) -> str:
     return "".join(f"%{ord(ch):02X}" if ch in _ESCAPED else ch for ch in value)
 
 
-def file_id_of(sha256: str) -> int:
-    """A file's id in the lake: the first 60 bits of its sha256. Two jobs that never talk to each other give
-    the same file the same id, and a different file a different one (a clash needs 2^30 files)."""
-    return int(sha256[:15], 16)
+FILES_PER_JOB = 1 << 20
+
+
+def file_id_of(job_started_ms: int, index: int) -> int:
+    """A file's id in the lake: the job's start (ms since 1970) times 2^20, plus the file's position in the
+    job's listing. Ids grow with ingestion as the DuckDB path's sequence does, so staging's "the copy
+    ingested first" (``first_copy``: by source_file_id, then record) picks the same copy on both paths."""
+    if not 0 <= index < FILES_PER_JOB:
+        raise ValueError(f"a job takes at most {FILES_PER_JOB} files; split the listing")
+    return job_started_ms * FILES_PER_JOB + index
 
 
 @dataclass(frozen=True)

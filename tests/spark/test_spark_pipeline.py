@@ -25,8 +25,8 @@ LATE_LOADID_CSV = (
     "3600000000,0,5,1800000000,720,360000000\n"
 )
 
-# ids of files differ by design: a sequence on DuckDB, the sha256's first bits in the lake (two jobs that
-# never talk give a file the same id)
+# ids of files differ by design (a sequence on DuckDB, the job's start and the listing position in the
+# lake); they sort alike, which is what staging's first copy depends on
 FILE_ID_COLUMNS = {"source_file_id", "file_id"}
 
 

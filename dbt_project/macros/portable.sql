@@ -58,3 +58,10 @@
 {% macro time_of_day(ts) %}{{ return(adapter.dispatch('time_of_day')(ts)) }}{% endmacro %}
 {% macro default__time_of_day(ts) %}cast({{ ts }} as time){% endmacro %}
 {% macro spark__time_of_day(ts) %}date_format({{ ts }}, 'HH:mm:ss'){% endmacro %}
+
+{#- The timestamp `ms` milliseconds after `ts`. Not dbt.dateadd on Spark: dbt-spark's millisecond form adds
+    ms / 1,000,000 whole seconds to a whole-second timestamp (a 30-minute interval ends 1 s after it
+    began, no error). -#}
+{% macro add_millis(ms, ts) %}{{ return(adapter.dispatch('add_millis')(ms, ts)) }}{% endmacro %}
+{% macro default__add_millis(ms, ts) %}{{ dbt.dateadd('millisecond', ms, ts) }}{% endmacro %}
+{% macro spark__add_millis(ms, ts) %}timestamp_millis(unix_millis(cast({{ ts }} as timestamp)) + ({{ ms }})){% endmacro %}

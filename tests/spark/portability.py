@@ -25,6 +25,7 @@ DUCKDB_ONLY = [
      "DuckDB's range() names its column range (Spark: id) and takes no column alias"),
     ("double-colon cast", r"(?<!:):(?!:)\s*:(?=[a-z])|\w::\w", "cast() is portable; :: is Spark >= 4 only"),
     ("regex backslash", r"'[^'\n]*\\[dws.][^'\n]*'", "Spark unescapes backslashes in string literals: the regex changes"),
+    ("sub-second dateadd", r"\*\s*\(1/1000000\)", "dbt-spark's dateadd in milliseconds adds whole seconds: wrong timestamps"),
     ("sub-second datediff", r"date_format\([^)]*'SSS'\)|regexp_extract\([^)]*\[0-9\]\{6\}",
      "dbt-spark's datediff in milli/microseconds: wrong numbers, NULLs"),
 ]

@@ -33,6 +33,8 @@ FILE_ID_COLUMNS = {"source_file_id", "file_id"}
 def _value(v):
     if isinstance(v, decimal.Decimal):
         return float(v)
+    if isinstance(v, dt.time):  # a TIME on DuckDB is 'HH:MM:SS' text on Spark (macros/portable.sql)
+        return v.strftime("%H:%M:%S")
     if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
         return dt.datetime(v.year, v.month, v.day)
     return v

@@ -1,6 +1,9 @@
 -- Every benchmark run, the user's (raw.benchmark_runs) and the documents' published results (the
 -- reference seeds), in one shape so marts compare them. User runs loaded twice (the same run in two
 -- files) keep the copy of the latest file. run_key identifies a run.
+-- A table on Spark: rpt_benchmark_relation_checks reads it in some 75 places, and Spark, unlike DuckDB,
+-- would scan the raw table and the five seeds again for each of them.
+{{ config(materialized='table' if target.type == 'spark' else 'view') }}
 
 {%- set run_columns = [
     'study', 'run_label', 'role', 'run_date', 'sut_platform', 'sut_product', 'sut_release',

@@ -30,24 +30,26 @@ def target_dir(home: Home, target: str = "duckdb") -> Path:
     return home.warehouse_dir / ("dbt_target" if target == "duckdb" else f"dbt_target_{target}")
 
 
-def dbt_env(home: Home, target: str = "duckdb", lake: Path | None = None) -> dict[str, str]:
+def dbt_env(home: Home, target: str = "duckdb", lake: Path | None = None, master: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PERFDB_DUCKDB_PATH"] = str(home.db_path)
     env["DBT_LOG_PATH"] = str(home.warehouse_dir / "dbt_logs")
     env["DBT_TARGET_PATH"] = str(target_dir(home, target))
     if lake is not None:  # the Spark targets: where the raw layer is and the marts go (profiles.yml)
         env["PERFDB_LAKE"] = str(lake)
+    if master is not None:
+        env["PERFDB_SPARK_MASTER"] = master
     env.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
     return env
 
 
 def run_dbt(home: Home, args: list[str], *, quiet: bool = False, target: str = "duckdb",
-            lake: Path | None = None) -> int:
+            lake: Path | None = None, master: str | None = None) -> int:
     cmd = [dbt_executable(), *args, "--project-dir", str(DBT_PROJECT), "--profiles-dir", str(DBT_PROJECT),
            "--target", target]
     proc = subprocess.run(
         cmd,
-        env=dbt_env(home, target, lake),
+        env=dbt_env(home, target, lake, master),
         cwd=str(DBT_PROJECT),
         stdout=subprocess.PIPE if quiet else None,
         stderr=subprocess.STDOUT if quiet else None,
@@ -59,11 +61,11 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False, target: str = "
 
 
 def build(home: Home, *, select: str | None = None, quiet: bool = False, target: str = "duckdb",
-          lake: Path | None = None) -> int:
+          lake: Path | None = None, master: str | None = None) -> int:
     args = ["build"]
     if select:
         args += ["--select", select]
-    return run_dbt(home, args, quiet=quiet, target=target, lake=lake)
+    return run_dbt(home, args, quiet=quiet, target=target, lake=lake, master=master)
 
 
 def last_run_summary(home: Home, target: str = "duckdb") -> str:

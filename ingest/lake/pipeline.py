@@ -43,8 +43,7 @@ def ingest(home: Home, lake: Lake, paths: list[Path], *, master: str, format_nam
 
 def build(home: Home, lake: Lake, *, master: str, select: str | None = None, quiet: bool = False) -> int:
     """``dbt build --target spark`` over the lake."""
-    os.environ["PERFDB_SPARK_MASTER"] = master  # read by profiles.yml in dbt's process
-    return dbt_runner.build(home, select=select, quiet=quiet, target="spark", lake=lake.root)
+    return dbt_runner.build(home, select=select, quiet=quiet, target="spark", lake=lake.root, master=master)
 
 
 def validate(home: Home, lake: Lake):

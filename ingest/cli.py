@@ -34,6 +34,7 @@ from pathlib import Path
 from ingest import docs_site, serve
 from ingest.cli_options import add_format, add_seed, home_of, input_format, subcommand
 from ingest.home import Home
+from ingest.lake import cli as lake_cli
 from ingest.output import shown
 from ingest.plugins import GENERATORS, REPORTS, public_modules
 
@@ -114,6 +115,9 @@ def _closing(progress: FileProgress | None, tell):
 def cmd_ingest(args) -> int:
     from ingest import pipeline
 
+    if args.target == "spark":
+        return lake_cli.cmd_ingest(args, _file_progress(args))
+
     home = home_of(args)
     paths = [Path(p) for p in args.paths] or [home.landing]
     for path in paths:  # paths are read from the current directory, as a shell user expects; say so kindly
@@ -159,6 +163,9 @@ def cmd_build(args) -> int:
     from ingest import dbt_runner
     from ingest.warehouse.database import connect
 
+    if args.target == "spark":
+        return lake_cli.cmd_build(args)
+
     home = _home_to_write(args)
     connect(home).close()  # raw schema and manifest exist even before the first ingest
     status = dbt_runner.build(home, select=args.select, quiet=args.json, full_refresh=args.full_refresh)
@@ -191,11 +198,17 @@ def _tell_build(args, home: Home, out=None, retained=None) -> None:
 def cmd_check(args) -> int:
     from quality.runner import run_checks
 
+    if args.target == "spark":
+        return lake_cli.cmd_check(args)
+
     return 0 if run_checks(_home_to_write(args), quiet=args.json, everything=args.everything) else 1
 
 
 def cmd_publish(args) -> int:
     from ingest.warehouse.serving import publish
+
+    if args.target == "spark":
+        return lake_cli.cmd_publish(args)
 
     path = publish(_home_to_write(args))
     _emit(args, {"published": str(path)}, [f"published {shown(path)}"])
@@ -228,6 +241,8 @@ def cmd_run(args) -> int:
         elif step.name == "publish":
             print(step.summary, file=sys.stderr)
 
+    if args.target == "spark":
+        return lake_cli.cmd_run(args, _file_progress(args), tell)
     home = home_of(args)
     nothing = _nothing_to_load(home)
     if nothing:
@@ -350,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("paths", nargs="*", help="files or directories (default: landing/)")
     s.add_argument("--format", type=input_format, help="skip sniffing and use this format (e.g. measure.binary)")
     s.add_argument("--ddl", action="append", help="DDL file describing binary MEASURE records (repeatable)")
+    lake_cli.add_target_options(s)
 
     s = subcommand(sub, "remove", cmd_remove, help="un-ingest files: their rows, rejects and manifest rows")
     s.add_argument("paths", nargs="*", help="files (matched by content while they exist, else by recorded path)")
@@ -360,15 +376,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--full-refresh", action="store_true",
                    help="rebuild every day model from all raw data kept (after a model or seed change), "
                         "not only the days loaded or removed since the last build")
+    lake_cli.add_target_options(s)
 
     s = subcommand(sub, "check", cmd_check, help="run the Great Expectations suites")
     s.add_argument("--all", dest="everything", action="store_true",
                    help="validate every row (default: the files and days loaded since the last passing check)")
-    subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically")
+    lake_cli.add_target_options(s)
+    lake_cli.add_target_options(subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically"))
     s = subcommand(sub, "run", cmd_run, help="ingest landing/, build, check, publish")
     _add_skip_check(s)
     s.add_argument("--accept-rejects", action="store_true",
                    help="build and publish even when ingest rejected records or files (default: stop after ingest)")
+    lake_cli.add_target_options(s)
 
     s = subcommand(sub, "sql", cmd_sql, help="ad-hoc SQL on serving.duckdb (read-only)")
     s.add_argument("query")

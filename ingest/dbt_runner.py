@@ -52,16 +52,21 @@ def log_dir(home: Home) -> Path:
     return home.warehouse_dir / "dbt_logs"
 
 
-def target_dir(home: Home) -> Path:
-    return home.warehouse_dir / "dbt_target"
+def target_dir(home: Home, target: str = "duckdb") -> Path:
+    """dbt's target/ of a target: one each, so that switching targets keeps partial parsing."""
+    return home.warehouse_dir / ("dbt_target" if target == "duckdb" else f"dbt_target_{target}")
 
 
-def dbt_env(home: Home) -> dict[str, str]:
+def dbt_env(home: Home, target: str = "duckdb", lake: Path | None = None, master: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PERFDB_DUCKDB_PATH"] = str(home.db_path)
     env["DBT_LOG_PATH"] = str(log_dir(home))
-    env["DBT_TARGET_PATH"] = str(target_dir(home))
+    env["DBT_TARGET_PATH"] = str(target_dir(home, target))
     env["DBT_USE_COLORS"] = "false"  # the console output goes to a file
+    if lake is not None:  # the Spark targets: where the raw layer is and the marts go (profiles.yml)
+        env["PERFDB_LAKE"] = str(lake)
+    if master is not None:
+        env["PERFDB_SPARK_MASTER"] = master
     env.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
     return env
 
@@ -75,17 +80,19 @@ def _die_with_parent() -> None:
         pass  # not Linux: the process group still lets perfdb stop dbt on Ctrl-C
 
 
-def run_dbt(home: Home, args: list[str], *, quiet: bool = False) -> int:
+def run_dbt(home: Home, args: list[str], *, quiet: bool = False, target: str = "duckdb",
+            lake: Path | None = None, master: str | None = None) -> int:
     """``dbt ARGS`` on the home; its console output is written to ``console.log`` (never to the terminal), a
     progress bar shows on a terminal unless ``quiet``, and the end of the output is printed on stderr when dbt
     fails without results (a project or profile error)."""
     log_dir(home).mkdir(parents=True, exist_ok=True)
-    (target_dir(home) / "run_results.json").unlink(missing_ok=True)  # never report a previous run's results
+    (target_dir(home, target) / "run_results.json").unlink(missing_ok=True)  # never report a previous run's results
     console = log_dir(home) / "console.log"
-    cmd = [dbt_executable(), *args, "--project-dir", str(DBT_PROJECT), "--profiles-dir", str(DBT_PROJECT)]
+    cmd = [dbt_executable(), *args, "--project-dir", str(DBT_PROJECT), "--profiles-dir", str(DBT_PROJECT),
+           "--target", target]
     progress = None if quiet else progress_bar(f"dbt {args[0]}")
     with console.open("w") as log:
-        proc = subprocess.Popen(cmd, env=dbt_env(home), cwd=str(DBT_PROJECT), stdout=subprocess.PIPE,
+        proc = subprocess.Popen(cmd, env=dbt_env(home, target, lake, master), cwd=str(DBT_PROJECT), stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, preexec_fn=_die_with_parent)
         try:
             for line in proc.stdout:
@@ -101,21 +108,22 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False) -> int:
         finally:
             if progress is not None:
                 progress.close()
-    if status != 0 and not (target_dir(home) / "run_results.json").exists():
+    if status != 0 and not (target_dir(home, target) / "run_results.json").exists():
         tail = console.read_text().splitlines()[-30:]
         sys.stderr.write("\n".join(tail) + f"\n(dbt's output: {console})\n")
     return status
 
 
-def build(home: Home, *, select: str | None = None, quiet: bool = False, full_refresh: bool = False) -> int:
+def build(home: Home, *, select: str | None = None, quiet: bool = False, full_refresh: bool = False,
+          target: str = "duckdb", lake: Path | None = None, master: str | None = None) -> int:
     """dbt build; the day models rebuild only the days touched since the last build unless ``full_refresh``."""
     args = ["build"]
     if select:
         args += ["--select", select]
     if full_refresh:
         args.append("--full-refresh")
-    rc = run_dbt(home, args, quiet=quiet)
-    if rc == 0 and not select:
+    rc = run_dbt(home, args, quiet=quiet, target=target, lake=lake, master=master)
+    if rc == 0 and not select and target == "duckdb":
         stale = check_and_keep(home.warehouse_dir, full_refresh=full_refresh)
         if stale:
             sys.stderr.write(f"perfdb build: {', '.join(stale)} or what they read changed since the last build; "
@@ -123,13 +131,13 @@ def build(home: Home, *, select: str | None = None, quiet: bool = False, full_re
     return rc
 
 
-def _results(home: Home) -> dict:
-    return json.loads((target_dir(home) / "run_results.json").read_text())
+def _results(home: Home, target: str = "duckdb") -> dict:
+    return json.loads((target_dir(home, target) / "run_results.json").read_text())
 
 
-def last_run_summary(home: Home) -> str:
+def last_run_summary(home: Home, target: str = "duckdb") -> str:
     """One line from dbt's run_results.json: how many nodes ended in which status, and how long."""
-    results = _results(home)
+    results = _results(home, target)
     statuses = Counter(r["status"] for r in results["results"])
     counts = ", ".join(f"{n} {status}" for status, n in sorted(statuses.items()))
     return f"dbt build: {len(results['results'])} nodes ({counts}) in {results['elapsed_time']:.0f} s"

@@ -4,20 +4,19 @@
     these are the textbook ones (Kleinrock 1975):
         one server:   R / S = 1 / (1 - U)
         c servers:    R / S = 1 + C(c, cU) / (c (1 - U)),  C = Erlang C
-    The Erlang C sum runs over k = 0 .. c-1 of a^k / k! with a = c u, written as exp(k ln a - ln k!) so
-    it never overflows. NULL at or above saturation.
+    The Erlang C sum (macros/portable.sql erlang_terms) runs over k = 0 .. c-1 of a^k / k! with a = c u.
+    NULL at or above saturation.
 -#}
 {% macro mmc_response_factor(servers, utilization) -%}
+    {%- set c, u = servers, utilization %}
     case
-        when {{ utilization }} >= 1 then null
-        when {{ utilization }} <= 0 then 1.0
-        when {{ servers }} = 1 then 1 / (1 - {{ utilization }})
+        when {{ u }} >= 1 then null
+        when {{ u }} <= 0 then 1.0
+        when {{ c }} = 1 then 1 / (1 - {{ u }})
         else 1 + (
-            exp({{ servers }} * ln({{ servers }} * {{ utilization }}) - lgamma({{ servers }} + 1)) / (1 - {{ utilization }})
-            / ((
-                select sum(exp(k * ln({{ servers }} * {{ utilization }}) - lgamma(k + 1)))
-                from range(0, {{ servers }}) as terms(k)
-            ) + exp({{ servers }} * ln({{ servers }} * {{ utilization }}) - lgamma({{ servers }} + 1)) / (1 - {{ utilization }}))
-        ) / ({{ servers }} * (1 - {{ utilization }}))
+            exp({{ c }} * ln({{ c }} * {{ u }}) - {{ ln_factorial(c) }}) / (1 - {{ u }})
+            / ({{ erlang_terms(c, c ~ ' * ' ~ u) }}
+                + exp({{ c }} * ln({{ c }} * {{ u }}) - {{ ln_factorial(c) }}) / (1 - {{ u }}))
+        ) / ({{ c }} * (1 - {{ u }}))
     end
 {%- endmacro %}

@@ -62,7 +62,7 @@ union all
     name and how a report row names what crossed. -#}
 {% macro shift_rule_targets() %}
     {%- set targets = {} %}
-    {%- for entity, label in [('cpu', "'cpu ' || cast(cpu_num as varchar)"), ('disc', 'device_name'), ('line', 'device_name')] %}
+    {%- for entity, label in [('cpu', "'cpu ' || cast(cpu_num as string)"), ('disc', 'device_name'), ('line', 'device_name')] %}
         {%- set family = condensed_families()[entity] %}
         {%- do targets.update({entity: {
             'fact': 'fct_' ~ entity ~ '_shift', 'hourly': family['hourly'], 'keys': family['keys'] + ['shift_date', 'shift'],
@@ -94,7 +94,7 @@ union all
                       'expansion_failed_flag': 'expansion_failed'},
         },
         'vse_stack': {
-            'mart': 'fct_vse_stack_health', 'entity': 'cast(null as varchar)', 'command': "'QUERY STATS'",
+            'mart': 'fct_vse_stack_health', 'entity': 'cast(null as string)', 'command': "'QUERY STATS'",
             'start': 'interval_start', 'end': 'interval_end',
             'metrics': ['non_ip_count', 'misrouted_pct', 'complete_scans_pct', 'inbound_rejections_count'], 'flags': {},
         },

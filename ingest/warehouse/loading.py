@@ -155,46 +155,8 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
         head = f.read(SNIFF_BYTES)
     parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
     ctx = ParseContext(path=path, options=dict(options or {}))
-    result = FileResult(path, "loaded", format=parser.format if parser else None)
-    screen = plausibility.Screen(plausibility.latest_time(path))
     try:
-        if size == 0:
-            raise FormatError("empty file: expected at least one record")
-        if parser is None:
-            known = ", ".join(p.format for p in registry.all_parsers())
-            raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
-        try:
-            for batch in parser.parse(path, ctx):
-                n = batch.rows.num_rows
-                if n == 0:
-                    continue
-                if n > BATCH_ROWS * 4:
-                    raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
-                table = table_of(parser, batch.table)
-                if batch.skipped:
-                    staged.add(table, batch.rows)
-                    result.rows_skipped += n
-                    continue
-                rows = screen.check(table, batch.rows)
-                staged.add(table, rows)
-                result.rows_loaded += rows.num_rows
-                result.records_loaded += n if batch.records is None else batch.records
-        finally:
-            staged.close()
-        if screen.rejected:  # each implausible record counted once as loaded: it is a reject instead
-            result.rows_loaded -= staged.drop_records(screen.rejected)
-            result.records_loaded -= len(screen.rejected)
-            ctx.rejects.extend(screen.rejected.values())
-        result.records_read = ctx.records_read
-        result.rows_rejected = len(ctx.rejects)
-        if result.records_read == 0:
-            raise FormatError("no records: the file holds no record of its format (a header alone, or a header cut short)")
-        accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
-        if accounted != result.records_read:
-            raise RuntimeError(
-                f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
-                f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
-            )
+        result = parse_file(path, size, parser, ctx, staged)
     except FormatError as e:
         staged.remove()
         return _Failure(path, sha, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
@@ -203,6 +165,52 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
         if faults.no_room(e):  # not the file's fault, and every file after it would fail the same way
             raise faults.translate(e, f"staging {path}") from None
         return _Failure(path, sha, size, parser, "failed", f"{type(e).__name__}: {e}")
+    return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
+
+
+def parse_file(path: Path, size: int, parser: Parser | None, ctx: ParseContext, staged: StagedBatches) -> FileResult:
+    """The whole file parsed into ``staged`` and accounted for (records read = loaded + rejected + skipped):
+    its result, ``loaded`` or with rejects. Raises ``FormatError`` for a file that cannot be read at all and
+    any other exception for a parser bug. The DuckDB path and the Spark job (``ingest.lake.job``) share it."""
+    result = FileResult(path, "loaded", format=parser.format if parser else None)
+    if size == 0:
+        raise FormatError("empty file: expected at least one record")
+    if parser is None:
+        known = ", ".join(p.format for p in registry.all_parsers())
+        raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
+    screen = plausibility.Screen(plausibility.latest_time(path))
+    try:
+        for batch in parser.parse(path, ctx):
+            n = batch.rows.num_rows
+            if n == 0:
+                continue
+            if n > BATCH_ROWS * 4:
+                raise RuntimeError(f"parser {parser.format} yielded a batch of {n} rows; stream smaller batches")
+            table = table_of(parser, batch.table)
+            if batch.skipped:
+                staged.add(table, batch.rows)
+                result.rows_skipped += n
+                continue
+            rows = screen.check(table, batch.rows)
+            staged.add(table, rows)
+            result.rows_loaded += rows.num_rows
+            result.records_loaded += n if batch.records is None else batch.records
+    finally:
+        staged.close()
+    if screen.rejected:  # each implausible record counted once as loaded: it is a reject instead
+        result.rows_loaded -= staged.drop_records(screen.rejected)
+        result.records_loaded -= len(screen.rejected)
+        ctx.rejects.extend(screen.rejected.values())
+    result.records_read = ctx.records_read
+    result.rows_rejected = len(ctx.rejects)
+    if result.records_read == 0:
+        raise FormatError("no records: the file holds no record of its format (a header alone, or a header cut short)")
+    accounted = result.records_loaded + result.rows_rejected + result.rows_skipped
+    if accounted != result.records_read:
+        raise RuntimeError(
+            f"accounting mismatch: {result.records_read} records read but {result.records_loaded} loaded + "
+            f"{result.rows_rejected} rejected + {result.rows_skipped} skipped = {accounted}"
+        )
     if result.rows_rejected:
         result.messages = [describe_reject(path, r) for r in ctx.rejects]
         if result.records_loaded or result.rows_skipped:
@@ -212,7 +220,7 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
             result.status = "rejected"
             result.rows_loaded = 0
             staged.remove()
-    return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
+    return result
 
 
 def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:

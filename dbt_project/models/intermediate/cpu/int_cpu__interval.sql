@@ -16,7 +16,7 @@ measure as (
         'measure' as source,
         system_name,
         cpu_num,
-        cast(cpu_type as varchar) as cpu_type,
+        cast(cpu_type as string) as cpu_type,
         os_version,
         interval_start,
         interval_end,

@@ -18,5 +18,5 @@ select
     cast(null as double) as mqlen,
     cast(null as double) as swaps_per_s,
     dispatches_per_s,
-    cast(null as varchar) as loadid
+    cast(null as string) as loadid
 from {{ ref('int_zos_cpu__logical_interval') }}

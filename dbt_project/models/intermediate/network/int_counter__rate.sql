@@ -38,7 +38,7 @@ select
     host, command, source_format, section, entity, counter_name, unit,
     previous_captured_at as interval_start,
     captured_at as interval_end,
-    {{ dbt.datediff('previous_captured_at', 'captured_at', 'millisecond') }} / 1000.0 as interval_s,
+    {{ micros_between('previous_captured_at', 'captured_at') }} / 1e6 as interval_s,
     previous_value,
     value,
     counter_reset,
@@ -46,6 +46,6 @@ select
     case
         when not counter_reset and captured_at > previous_captured_at
             then (value - previous_value)
-                / ({{ dbt.datediff('previous_captured_at', 'captured_at', 'millisecond') }} / 1000.0)
+                / ({{ micros_between('previous_captured_at', 'captured_at') }} / 1e6)
     end as rate_per_s
 from paired

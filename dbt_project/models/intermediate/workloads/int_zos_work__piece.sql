@@ -28,7 +28,7 @@ select
     work.report_class,
     coalesce(work.period_start, work.period_end) as period_start,
     work.period_end,
-    {{ dbt.datediff('coalesce(work.period_start, work.period_end)', 'work.period_end', 'microsecond') }} / 1e6 as elapsed_s,
+    {{ micros_between('coalesce(work.period_start, work.period_end)', 'work.period_end') }} / 1e6 as elapsed_s,
     work.cpu_tcb_us / 1e6 as cpu_tcb_s,
     work.cpu_srb_us / 1e6 as cpu_srb_s,
     work.cp_cpu_us / 1e6 as cpu_s,

@@ -4,10 +4,12 @@
 -- notes flag as inconsistent name the relation in known_exception; they are expected NOT to hold (the
 -- dbt tests check both ways), so a flag that no longer describes the data is noticed too.
 {#- a number of the free key/values: X | format('speedup') reads extra_json's speedup value -#}
-{%- set X = "cast(json_extract_string(extra_json, '$.%s.value') as double)" %}
-{%- set P = "cast(json_extract_string(parameters_json, '$.%s.value') as double)" %}
-{#- a time of day of the free key/values, in seconds since midnight -#}
-{%- set T = "extract(epoch from cast(json_extract_string(extra_json, '$.%s.value') as time))" %}
+{%- set X = "cast(" ~ json_text('extra_json', "'$.%s.value'") ~ " as double)" %}
+{%- set P = "cast(" ~ json_text('parameters_json', "'$.%s.value'") ~ " as double)" %}
+{#- a time of day of the free key/values ('12:19:37.21'), in seconds since midnight: T | replace('KEY', 'x') -#}
+{%- set time_text = json_text('extra_json', "'$.KEY.value'") %}
+{%- set T = "(cast(split_part(" ~ time_text ~ ", ':', 1) as double) * 3600 + cast(split_part(" ~ time_text
+    ~ ", ':', 2) as double) * 60 + cast(split_part(" ~ time_text ~ ", ':', 3) as double))" %}
 
 {#- relation name, seed, printed value, computed value, tolerance kind, tolerance, where, source lines -#}
 {%- set checks = [
@@ -61,10 +63,16 @@
         (X | format('reduction_in_transfer_time')), '100 * (baseline_elapsed_s - elapsed_s) / baseline_elapsed_s',
         'absolute', 0.5, "document = '000'"),
     ('elapsed_from_timestamps', 'elapsed s = last terminal stopped - first terminal started',
-        'elapsed_s', (T | format('last_terminal_stopped')) ~ ' - ' ~ (T | format('first_terminal_started')),
+        'elapsed_s', (T | replace('KEY', 'last_terminal_stopped')) ~ ' - ' ~ (T | replace('KEY', 'first_terminal_started')),
         'absolute', 1.0, "true"),
 ] %}
 {%- set run_columns = ['run_key', 'document', 'doc_table', 'line_start', 'line_end', 'run_label', 'role'] %}
+{#- the figures a run printed in two tables must agree on; each pair of printings gives one row per figure
+    (a cross join with the figure names, not a lateral VALUES list, which Spark cannot evaluate) -#}
+{%- set figures = [('throughput', 'throughput_bytes_per_s'), ('CPU %', 'cpu_pct'), ('response time', 'response_time_s'),
+    ('CPU ms per transaction', 'cpu_ms_per_transaction'), ('elapsed', 'elapsed_s')] %}
+{%- set a_value %}case metric.name{% for label, column in figures %} when '{{ label }}' then a.{{ column }}{% endfor %} end{% endset %}
+{%- set b_value %}case metric.name{% for label, column in figures %} when '{{ label }}' then b.{{ column }}{% endfor %} end{% endset %}
 
 with runs as (
     select
@@ -79,18 +87,18 @@ with runs as (
 prepared as (
     select
         runs.*,
-        case json_extract_string(runs.extra_json, '$.base_run.value') when 'TV1' then runs.tv1_cpu_ms when 'SV1' then runs.sv1_cpu_ms end as base_cpu_ms,
+        case {{ json_text('runs.extra_json', "'$.base_run.value'") }} when 'TV1' then runs.tv1_cpu_ms when 'SV1' then runs.sv1_cpu_ms end as base_cpu_ms,
         serial.elapsed_s as serial_elapsed_s,
         baseline.elapsed_s as baseline_elapsed_s
     from runs
     left join runs as serial
         on serial.document = runs.document
         and serial.doc_table = runs.doc_table
-        and serial.run_label = json_extract_string(runs.parameters_json, '$.serial_run.value')
+        and serial.run_label = {{ json_text('runs.parameters_json', "'$.serial_run.value'") }}
     left join runs as baseline
         on baseline.document = runs.document
         and baseline.doc_table = runs.doc_table
-        and baseline.run_label = json_extract_string(runs.extra_json, '$.baseline_run.value')
+        and baseline.run_label = {{ json_text('runs.extra_json', "'$.baseline_run.value'") }}
 ),
 
 checked as (
@@ -116,8 +124,8 @@ checked as (
         'duplicate_printing_agrees' as relation,
         'the same run printed in ' || a.doc_table || ' and ' || b.doc_table || ' agrees (' || metric.name || ')' as relation_description,
         a.{{ run_columns | join(', a.') }},
-        metric.a_value as printed_value,
-        metric.b_value as computed_value,
+        cast({{ a_value }} as double) as printed_value,
+        cast({{ b_value }} as double) as computed_value,
         'relative' as tolerance_kind,
         0.001 as tolerance,
         nullif(concat_ws(';', a.known_exception, b.known_exception), '') as known_exception,
@@ -128,15 +136,10 @@ checked as (
         and b.run_label = a.run_label
         and b.role is not distinct from a.role
         and b.doc_table > a.doc_table
-    cross join lateral (
-        values
-            ('throughput', a.throughput_bytes_per_s, b.throughput_bytes_per_s),
-            ('CPU %', a.cpu_pct, b.cpu_pct),
-            ('response time', a.response_time_s, b.response_time_s),
-            ('CPU ms per transaction', a.cpu_ms_per_transaction, b.cpu_ms_per_transaction),
-            ('elapsed', a.elapsed_s, b.elapsed_s)
-    ) as metric(name, a_value, b_value)
-    where metric.a_value is not null and metric.b_value is not null
+    cross join (
+        values {% for label, _ in figures %}('{{ label }}'){% if not loop.last %}, {% endif %}{% endfor %}
+    ) as metric(name)
+    where {{ a_value }} is not null and {{ b_value }} is not null
 )
 
 select

@@ -58,7 +58,7 @@ hours as (
         cpu.source,
         cpu.system_name,
         cpu.hour_start as period_start,
-        cast(null as varchar) as run_key,
+        cast(null as string) as run_key,
         cpu.period_s,
         cpu.cpu_count,
         cpu.busy_cpu_s,

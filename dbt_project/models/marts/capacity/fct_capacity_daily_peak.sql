@@ -12,7 +12,7 @@
 {%- set period = 'shift_date' if by_shift else 'cast(hour_start as date)' %}
 
 with cpu_hours as (
-    select system_name, cast(cpu_num as varchar) as cpu_num, hour_start, shift, shift_date, busy_pct
+    select system_name, cast(cpu_num as string) as cpu_num, hour_start, shift, shift_date, busy_pct
     from {{ ref('int_cpu__hourly') }}
     where busy_pct is not null
 ),
@@ -22,12 +22,12 @@ captured_speeds as (
     select
         host,
         entity as interface_name,
-        arg_max(text_value, captured_at) as media_speed,
+        max_by(text_value, captured_at) as media_speed
     from {{ ref('int_counter__snapshot') }}
     where command = 'netstat -v'
         and section = 'specific'
         and counter_name like '%media_speed_running'
-        and regexp_matches(text_value, '^\d+(\.\d+)? [MG]bps')
+        and {{ regex_contains('text_value', "'^[0-9]+([.][0-9]+)? [MG]bps'") }}
     group by host, entity
 ),
 
@@ -36,7 +36,7 @@ interface_speeds as (
         coalesce(captured.host, seed.host) as host,
         coalesce(captured.interface_name, seed.interface_name) as interface_name,
         coalesce(
-            try_cast(regexp_extract(captured.media_speed, '^(\d+(\.\d+)?)', 1) as double)
+            try_cast(regexp_extract(captured.media_speed, '^([0-9]+([.][0-9]+)?)', 1) as double)
                 * case when captured.media_speed like '% Gbps%' then 1000 else 1 end,
             seed.speed_mbps
         ) as speed_mbps,
@@ -44,7 +44,7 @@ interface_speeds as (
             when captured.media_speed ilike '%half duplex%' then 'half'
             when captured.media_speed ilike '%full duplex%' then 'full'
             else coalesce(seed.duplex, 'full')
-        end as duplex,
+        end as duplex
     from captured_speeds as captured
     full outer join {{ ref('interface_speeds') }} as seed
         on seed.host = captured.host
@@ -57,7 +57,7 @@ interface_traffic as (
         interface_name,
         {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
         sum(rx_bytes_per_s * interval_s) / sum(interval_s) as rx_bytes_per_s,
-        sum(tx_bytes_per_s * interval_s) / sum(interval_s) as tx_bytes_per_s,
+        sum(tx_bytes_per_s * interval_s) / sum(interval_s) as tx_bytes_per_s
     from {{ ref('fct_interface_interval') }}
     where rx_bytes_per_s is not null
         and tx_bytes_per_s is not null
@@ -127,7 +127,7 @@ select
     {{ period }} as peak_date,
     max(servers) as servers,
     max(busy_pct) as peak_pct,
-    arg_max(hour_start, busy_pct) as peak_hour_start,
+    max_by(hour_start, busy_pct) as peak_hour_start,
     count(*) as measured_hours
 from hourly
 {%- if by_shift %}

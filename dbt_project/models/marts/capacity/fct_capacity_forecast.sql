@@ -40,7 +40,7 @@ history as (
         peaks.*,
         latest.last_date,
         -- days before the last peak (0 on the last day), so the intercept is the trend's value today
-        cast(peaks.peak_date - latest.last_date as double) as x
+        cast({{ dbt.datediff('latest.last_date', 'peaks.peak_date', 'day') }} as double) as x
     from peaks
     inner join latest
         on latest.resource_type = peaks.resource_type
@@ -81,7 +81,7 @@ bands as (
     select
         fit.*,
         thresholds.threshold_pct,
-        'seed ' || thresholds.document || ' L' || cast(thresholds.line_start as varchar) as threshold_source,
+        'seed ' || thresholds.document || ' L' || cast(thresholds.line_start as string) as threshold_source,
         case when history_points > 2 and sxx > 0
             then sqrt(greatest(syy - slope * sxy, 0) / (history_points - 2) / sxx)
         end as slope_se,
@@ -142,17 +142,17 @@ select
     status,
     case status
         when 'too little history' then
-            cast(history_points as varchar) || ' day(s) of peaks since ' || cast(history_start as varchar)
+            cast(history_points as string) || ' day(s) of peaks since ' || cast(history_start as string)
             || '; a trend needs at least {{ min_days }}'
         when 'no threshold' then 'no threshold for ' || resource_type || ' in reference_capacity_thresholds'
-        when 'above threshold' then 'the trend is already at ' || cast(round(intercept, 1) as varchar)
-            || ' %, above the ' || cast(threshold_pct as varchar) || ' % threshold'
+        when 'above threshold' then 'the trend is already at ' || cast(round(intercept, 1) as string)
+            || ' %, above the ' || cast(threshold_pct as string) || ' % threshold'
             || case when history_end + cast(round(coalesce(crossing_x, -1e6)) as integer) < history_start
                 then ' (it was above when the history starts)' else '' end
-        when 'no significant growth' then 'growth ' || cast(round(slope * 30, 2) as varchar)
+        when 'no significant growth' then 'growth ' || cast(round(slope * 30, 2) as string)
             || ' points per 30 days; its 95 % interval includes zero or is negative: no crossing projected'
-        when 'beyond horizon' then 'crossing projected after the ' || cast({{ horizon_days }} as varchar) || '-day horizon'
-        else 'crossing projected at ' || cast(round(slope * 30, 2) as varchar) || ' points per 30 days'
+        when 'beyond horizon' then 'crossing projected after the ' || cast({{ horizon_days }} as string) || '-day horizon'
+        else 'crossing projected at ' || cast(round(slope * 30, 2) as string) || ' points per 30 days'
     end as status_detail
 from (
     select

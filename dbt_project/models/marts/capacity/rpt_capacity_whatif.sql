@@ -20,11 +20,12 @@ with resources as (
 ),
 
 growth as (
-    select cast(unnest([{{ growth_factors | join(', ') }}]) as double) as growth
+    select cast(factor as double) as growth
+    from (values {% for g in growth_factors %}({{ g }}){% if not loop.last %}, {% endif %}{% endfor %}) as factors(factor)
 ),
 
 grid as (
-    select range / 10000.0 as u from range(1, 10000)
+    select n / 10000.0 as u from ({{ integer_range(1, 10000, 'n') }}) as steps
 ),
 
 doubling as (

@@ -27,8 +27,8 @@ select
     coalesce(
         loadid,
         'DT'
-        || lpad(cast(extract(doy from hour_start) as varchar), 3, '0')
-        || lpad(cast(extract(hour from hour_start) as varchar), 2, '0')
+        || lpad(cast(extract(doy from hour_start) as string), 3, '0')
+        || lpad(cast(extract(hour from hour_start) as string), 2, '0')
     ) as loadid,
     max_qlen_cpu_num as cpu_num,
     max_qlen_cpu_type as cpu_type,

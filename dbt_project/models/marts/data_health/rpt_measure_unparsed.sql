@@ -4,6 +4,6 @@ select
     count(distinct source_file_id) as file_count,
     count(*) as block_count,
     sum(line_count) as line_count,
-    min(first_line) as example_first_line,
+    min(first_line) as example_first_line
 from {{ ref('stg_measure__unparsed') }}
 group by all

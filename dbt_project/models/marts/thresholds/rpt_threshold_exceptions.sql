@@ -39,7 +39,7 @@ with
         '{{ entity }}' as domain,
         measured.system_name,
         {{ target.label }} as entity,
-        cast(null as varchar) as source_command,
+        cast(null as string) as source_command,
         measured.shift_date as exception_date,
         measured.shift,
         hours.interval_start,

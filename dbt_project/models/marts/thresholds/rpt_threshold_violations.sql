@@ -34,7 +34,7 @@ violations as (
         {%- for metric in figure_9_metrics %}
         coalesce(bool_or(crossed) filter (where metric = '{{ metric }}'), false) as crossed_{{ metric }},
         {%- endfor %}
-        array_agg(metric order by metric_order) filter (where crossed) as rules_crossed
+        {{ ordered_array_agg('metric', 'metric_order', 'crossed') }} as rules_crossed
     from evaluated
     group by {{ keys | join(', ') }}
     having bool_or(crossed)
@@ -47,7 +47,7 @@ select
     shifts.shift_name,
     shifts.os_version,
     shifts.cpu_num,
-    cast(shifts.first_hour_start as time) as time_of_day,
+    {{ time_of_day('shifts.first_hour_start') }} as time_of_day,
     shifts.qlen_max,
     shifts.qlen_spread_across_hours,
     shifts.swaps_per_s_max,

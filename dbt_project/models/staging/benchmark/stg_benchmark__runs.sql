@@ -1,6 +1,9 @@
 -- Every benchmark run, the user's (raw.benchmark_runs) and the documents' published results (the
 -- reference seeds), in one shape so marts compare them. User runs loaded twice (the same run in two
 -- files) keep the copy of the latest file. run_key identifies a run.
+-- A table on Spark: rpt_benchmark_relation_checks reads it in some 75 places, and Spark, unlike DuckDB,
+-- would scan the raw table and the five seeds again for each of them.
+{{ config(materialized='table' if target.type == 'spark' else 'view') }}
 
 {%- set run_columns = [
     'study', 'run_label', 'role', 'run_date', 'sut_platform', 'sut_product', 'sut_release',
@@ -27,11 +30,11 @@ with user_runs as (
 
 user_rows as (
     select
-        'user:' || study || ':' || run_label || ':' || coalesce(role, '') || ':' || cast(run_date as varchar)
-            || coalesce(':' || cast(started_at as varchar), '') as run_key,
+        'user:' || study || ':' || run_label || ':' || coalesce(role, '') || ':' || cast(run_date as string)
+            || coalesce(':' || cast(started_at as string), '') as run_key,
         'user' as source_kind,
-        cast(null as varchar) as document,
-        cast(null as varchar) as doc_table,
+        cast(null as string) as document,
+        cast(null as string) as doc_table,
         cast(null as integer) as line_start,
         cast(null as integer) as line_end,
         source_file_id,
@@ -44,9 +47,9 @@ user_rows as (
         provenance_source,
         tool,
         note,
-        cast(null as varchar) as printed_values,
-        cast(null as varchar) as known_exception,
-        cast(null as varchar) as exception_note
+        cast(null as string) as printed_values,
+        cast(null as string) as known_exception,
+        cast(null as string) as exception_note
     from user_runs
     where copy_number = 1
 ),
@@ -67,10 +70,10 @@ user_rows as (
         {%- for column in run_columns %}
         {{ column }},
         {%- endfor %}
-        'seed ' || document || ', ' || doc_table || ', lines ' || cast(line_start as varchar)
-            || case when line_end <> line_start then '-' || cast(line_end as varchar) else '' end as provenance_source,
-        cast(null as varchar) as tool,
-        cast(null as varchar) as note,
+        'seed ' || document || ', ' || doc_table || ', lines ' || cast(line_start as string)
+            || case when line_end <> line_start then '-' || cast(line_end as string) else '' end as provenance_source,
+        cast(null as string) as tool,
+        cast(null as string) as note,
         printed_values,
         known_exception,
         exception_note
@@ -84,6 +87,7 @@ reference_rows as (
     {%- endfor %}
 )
 
+-- both sides list the same columns in the same order (a positional union runs on every engine)
 select * from user_rows
-union all by name
+union all
 select * from reference_rows

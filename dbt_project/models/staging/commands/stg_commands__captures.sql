@@ -9,5 +9,5 @@ select
     source_format,
     captured_at,
     cast(utc_offset_s as integer) as utc_offset_s,
-    counter_count,
+    counter_count
 from {{ source('commands', 'command_captures') }}

@@ -8,5 +8,5 @@ select
     counter as counter_label,
     counter_name,
     unit,
-    kind,
+    kind
 from {{ source('commands', 'command_counter_labels') }}

@@ -5,5 +5,5 @@ select
     label_id,
     line_number,
     cast(value as double) as value,
-    text_value,
+    text_value
 from {{ source('commands', 'command_values') }}

@@ -7,5 +7,5 @@ select
     line_number,
     split_part(raw_text, chr(10), 1) as first_line,
     len(raw_text) - len(replace(raw_text, chr(10), '')) as line_count,
-    raw_text,
+    raw_text
 from {{ source('measure', 'measure_unparsed') }}

@@ -1,7 +1,9 @@
 -- USERDEF records, one per user-defined counter (name, index) of a process and interval;
--- duplicate copies are dropped.
+-- duplicate copies are dropped. name, type and index are quoted by the adapter: a double-quoted "name" is
+-- the string 'name' on Spark, which would merge every counter silently.
+{%- set name, type, index = adapter.quote('name'), adapter.quote('type'), adapter.quote('index') %}
 with source as (
-    {{ first_copy(source('measure', 'measure_userdef'), ['system_name', 'cpu_num', 'pin', '"name"', '"index"', 'from_timestamp', 'to_timestamp']) }}
+    {{ first_copy(source('measure', 'measure_userdef'), ['system_name', 'cpu_num', 'pin', name, index, 'from_timestamp', 'to_timestamp']) }}
 )
 
 select
@@ -14,18 +16,18 @@ select
     nullif(trim(process_name), '') as process_name,
     program_file_name,
     cast(priority as integer) as priority,
-    upper("name") as counter_name,
-    cast("type" as integer) as counter_type,
+    upper({{ name }}) as counter_name,
+    cast({{ type }} as integer) as counter_type,
     -- 1 ACCUM and 4 FACCUM count events, 2 BUSY and 5 QBUSY accumulate busy time, 3 QUEUE
     -- accumulates queue length x time (MEASURE Reference Manual, counter types)
-    case cast("type" as integer)
+    case cast({{ type }} as integer)
         when 1 then 'ACCUM'
         when 2 then 'BUSY'
         when 3 then 'QUEUE'
         when 4 then 'FACCUM'
         when 5 then 'QBUSY'
     end as counter_type_name,
-    cast("index" as integer) as counter_index,
+    cast({{ index }} as integer) as counter_index,
     {{ measure_interval_columns() }}
     cast(max_value as bigint) as max_value,
     cast(counter_value as bigint) as counter_value

@@ -12,10 +12,10 @@ select
     system_name as sysname,
     sysplex_name,
     interval_start,
-    {{ dbt.dateadd('millisecond', 'cast(interval_us / 1000 as integer)', 'interval_start') }} as interval_end,
+    {{ add_millis('cast(interval_us / 1000 as integer)', 'interval_start') }} as interval_end,
     cast(interval_us as double) / 1e6 as interval_s,
     -- SMF70LGO is local minus GMT: UTC = local - offset
-    {{ dbt.dateadd('millisecond', 'cast(-utc_offset_us / 1000 as integer)', 'interval_start') }} as interval_start_utc,
+    {{ add_millis('cast(-utc_offset_us / 1000 as integer)', 'interval_start') }} as interval_start_utc,
     cast(utc_offset_us as double) / 1e6 as utc_offset_s,
     cast(cycle_us as double) / 1e6 as cycle_s,
     cast(sample_count as integer) as sample_count,

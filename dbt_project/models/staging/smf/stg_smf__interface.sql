@@ -15,7 +15,7 @@ select
     device_name,
     home_ip,
     record_time as interval_end,
-    {{ dbt.dateadd('millisecond', 'cast(-interval_us / 1000 as integer)', 'record_time') }} as interval_start,
+    {{ add_millis('cast(-interval_us / 1000 as integer)', 'record_time') }} as interval_start,
     cast(interval_us as double) / 1e6 as interval_s,
     cast(mtu_bytes as integer) as mtu_bytes,
     in_bytes,

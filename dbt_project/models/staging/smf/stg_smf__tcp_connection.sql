@@ -31,8 +31,8 @@ select
     end_tod as end_utc,
     -- the STCK pair is exact; the hundredths clock fields are the fallback
     coalesce(
-        {{ dbt.datediff('start_tod', 'end_tod', 'microsecond') }},
-        {{ dbt.datediff('start_time', 'end_time', 'microsecond') }}
+        {{ micros_between('start_tod', 'end_tod') }},
+        {{ micros_between('start_time', 'end_time') }}
     ) / 1e6 as duration_s,
     in_bytes,
     out_bytes,

@@ -1,0 +1,92 @@
+"""ingest -> build -> check -> publish on Spark (``perfdb run --target spark``), step for step what
+``ingest.pipeline.run`` does on DuckDB, and told with the same ``Step`` records:
+
+    result = lake.pipeline.run(home, Lake.locate(home.root), master="local[2]")
+    [s.name for s in result.steps] == ["ingest", "build", "check", "publish"]
+
+Ingest is the Spark job (``job``), build is ``dbt build --target spark``, check copies the lake (raw layer
+and the tables Spark built) into ``warehouse/perfdb_spark.duckdb`` (``built``) and validates that copy
+with the same suites, and publish replaces ``serving.duckdb`` with that copy atomically. Nothing is
+published when the build or a check fails.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ingest import dbt_runner
+from ingest.home import Home
+from ingest.lake import job
+from ingest.lake.built import SparkHome, copy_built
+from ingest.lake.layout import Lake
+from ingest.pipeline import FAILED, PASSED, SKIPPED, OnFile, OnStep, PipelineResult, Step, _done, ingest_line, ingest_summary
+from ingest.warehouse.database import FileResult
+from ingest.warehouse.serving import publish as publish_home
+
+DEFAULT_MASTER = "local[*]"
+
+
+def master_of(master: str | None) -> str:
+    """``--spark-master``, else ``$PERFDB_SPARK_MASTER``, else ``local[*]``."""
+    return master or os.environ.get("PERFDB_SPARK_MASTER") or DEFAULT_MASTER
+
+
+def ingest(home: Home, lake: Lake, paths: list[Path], *, master: str, format_name: str | None = None,
+           options: dict | None = None, on_file: OnFile | None = None) -> tuple[list[FileResult], job.JobStats]:
+    results, stats = job.ingest(lake, paths, master=master, format_name=format_name, options=options)
+    for k, result in enumerate(results, 1):
+        if on_file is not None:
+            on_file(k, len(results), result)
+    return results, stats
+
+
+def build(home: Home, lake: Lake, *, master: str, select: str | None = None, quiet: bool = False) -> int:
+    """``dbt build --target spark`` over the lake."""
+    return dbt_runner.build(home, select=select, quiet=quiet, target="spark", lake=lake.root, master=master)
+
+
+def validate(home: Home, lake: Lake):
+    """The lake as it is now (raw layer and what Spark built) copied into ``perfdb_spark.duckdb``, validated
+    by the suites: the report (``quality.report.RunReport``). ``run`` publishes exactly this copy."""
+    from quality.runner import validate_warehouse
+
+    spark_home = SparkHome(home.root)
+    copy_built(spark_home, lake)
+    return validate_warehouse(spark_home)
+
+
+def publish(home: Home, lake: Lake, *, copy: bool = True) -> Path:
+    """``serving.duckdb`` replaced by the copy of the lake (made afresh unless ``copy`` is False: the copy the
+    checks just passed)."""
+    spark_home = SparkHome(home.root)
+    if copy:
+        copy_built(spark_home, lake)
+    return publish_home(spark_home)
+
+
+def run(home: Home, lake: Lake, *, master: str, check: bool = True, quiet: bool = False,
+        on_file: OnFile | None = None, on_step: OnStep | None = None) -> PipelineResult:
+    result = PipelineResult()
+
+    def done(step: Step) -> bool:
+        return _done(result, step, on_step)
+
+    result.files, _ = ingest(home, lake, [home.landing], master=master, on_file=on_file)
+    rejected = [m for r in result.files if not r.ok for m in r.messages]
+    done(Step("ingest", FAILED if rejected else PASSED, ingest_line(ingest_summary(result.files)), rejected))
+    if build(home, lake, master=master, quiet=quiet) != 0:
+        done(Step("build", FAILED, "dbt build --target spark failed"))
+        return result
+    done(Step("build", PASSED, dbt_runner.last_run_summary(home, "spark")))
+    if check:
+        report = result.validation = validate(home, lake)
+        problems = ([report.error] if report.error else []) + [o.headline() for o in report.failures]
+        summary = (f"{len(report.suites_validated)} suites validated, {len(report.skipped)} skipped, "
+                   f"{len(report.outcomes)} expectations, {len(report.failures)} failed")
+        if not done(Step("check", FAILED if problems else PASSED, summary, problems)):
+            return result
+    else:
+        done(Step("check", SKIPPED, "checks skipped"))
+    done(Step("publish", PASSED, f"published {publish(home, lake, copy=not check)}"))
+    return result

@@ -2,8 +2,8 @@
 
     files   the manifest rows (``raw.ingest_files``) loaded after the high-water mark of the last passing
             run (``audit.validation_runs.loaded_through``)
-    days    the (system, day) pairs those files hold: from ``raw.ingest_file_days`` when the warehouse
-            records them at ingest, else from the placement columns of the raw tables (``RawTable.placement``)
+    days    the (system, day) pairs those files hold, as ingest recorded them (``raw.ingest_file_days``,
+            from the placement columns of the raw tables, ``RawTable.placement``)
     months  the (system, month) pairs of those days
 
 The three sets are loaded into temporary tables of the check's read-only connection (``check_files``,
@@ -21,10 +21,8 @@ from typing import Callable
 
 import duckdb
 
-from ingest.formats import registry
 
 FILES, DAYS, MONTHS = "check_files", "check_days", "check_months"
-FILE_DAYS = ("raw", "ingest_file_days")  # (source_file_id, system, day), where ingest records it
 
 
 @dataclass
@@ -61,18 +59,9 @@ def _last_mark(con: duckdb.DuckDBPyConnection, tables: set[tuple[str, str]]) -> 
     return con.execute("select max(loaded_through) from audit.validation_runs where success").fetchone()[0]
 
 
-def _days_query(tables: set[tuple[str, str]]) -> str:
-    """The (system, day)s of the slice's files: recorded at ingest, else read from the raw rows' placement."""
-    if FILE_DAYS in tables:
-        return f"select distinct system as system_name, day from raw.ingest_file_days where source_file_id in (select file_id from {FILES})"
-    parts = [
-        f"select distinct cast({system} as varchar) as system_name, cast({time} as date) as day "
-        f"from raw.{table.name} where source_file_id in (select file_id from {FILES})"
-        for table in registry.raw_tables().values()
-        if table.placement and ("raw", table.name) in tables
-        for system, time in (table.placement,)
-    ]
-    return "\nunion\n".join(parts) if parts else "select cast(null as varchar) as system_name, cast(null as date) as day where false"
+def _days_query() -> str:
+    """The (system, day)s of the slice's files, as ingest recorded them (``RawTable.placement``)."""
+    return f"select distinct system_name, day from raw.ingest_file_days where source_file_id in (select file_id from {FILES})"
 
 
 def prepare(con: duckdb.DuckDBPyConnection, everything: bool) -> Slice:
@@ -89,7 +78,7 @@ def prepare(con: duckdb.DuckDBPyConnection, everything: bool) -> Slice:
     if found.everything:
         return found
     con.execute(f"insert into {FILES} select file_id from raw.ingest_files where ingested_at > ?", [since])
-    con.execute(f"insert into {DAYS} select system_name, day from ({_days_query(tables)}) where day is not null")
+    con.execute(f"insert into {DAYS} select system_name, day from ({_days_query()}) where day is not null")
     con.execute(f"insert into {MONTHS} select distinct system_name, cast(date_trunc('month', day) as date) from {DAYS}")
     found.files, found.days, found.months = (
         con.execute(f"select count(*) from {name}").fetchone()[0] for name in (FILES, DAYS, MONTHS)

@@ -170,6 +170,9 @@ def test_weekly_rows_are_the_sums_of_their_shift_rows(db):
         from marts.fct_workload_weekly""").fetchall()
     assert {k[:5]: (round(k[5], 6), k[6], k[7]) for k in got} == {k: (round(v[0], 6), v[1], v[2]) for k, v in want.items()}
     assert {k[2] for k in got} == {dt.date(2025, 12, 29), dt.date(2026, 1, 5)}  # Mondays: Sunday the 4th is in the first week
+    # each shift carries its day's type from the calendar, to scope by
+    assert dict(db.execute("select distinct shift_date, day_type from marts.fct_workload_shift").fetchall()) == {
+        dt.date(2026, 1, 4): "weekend", dt.date(2026, 1, 5): "workday", dt.date(2026, 1, 6): "workday"}
 
 
 def test_processor_weeks_condense_their_shift_rows(db):

@@ -84,6 +84,7 @@ def publish_slot(home: Home) -> Published:
     if result is None:
         _copy(home.db_path, slot)
         result = Published(link, slot, "copy", *(estimate or (None, None)))
+    result.path = link
     with slot.open("rb+") as f:
         os.fsync(f.fileno())
     tmp = link.with_name(link.name + ".new")

@@ -95,6 +95,7 @@ def _publish_into_slot(home: Home, link: Path) -> Published:
     if result is None:
         _copy(home.db_path, slot)
         result = Published(link, slot, "copy", *(estimate or (None, None)))
+    result.path = link
     with slot.open("rb+") as f:
         os.fsync(f.fileno())
     tmp = link.with_name(link.name + ".new")

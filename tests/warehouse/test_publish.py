@@ -84,7 +84,7 @@ def test_publish_syncs_what_changed_and_serves_the_built_warehouse(tmp_path):
          "create or replace table marts.totals as select source_file_id, sum(v) as v from raw.readings group by 1",
          "create table marts.counts as select count(*) as n from raw.readings")
     third = serving.publish_slot(home)
-    assert (third.mode, third.slot.name) == ("sync", "serving-a.duckdb")
+    assert (third.mode, third.slot.name, third.path) == ("sync", "serving-a.duckdb", home.serving_path)
     assert (third.files_added, third.files_removed) == (2, 1)  # 4 new, 2 re-sent with its remaining rows; 1 gone
     assert "raw.readings" not in third.tables_rewritten
     assert {"marts.totals", "marts.counts"} <= set(third.tables_rewritten)

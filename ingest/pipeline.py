@@ -119,29 +119,38 @@ def ingest_line(summary: dict) -> str:
 
 # -- the pipeline ------------------------------------------------------------------------------------
 
-def run(home: Home, *, check: bool = True, stop_on_rejects: bool = False, quiet: bool = False,
-        on_file: OnFile | None = None, on_step: OnStep | None = None,
-        result: PipelineResult | None = None) -> PipelineResult:
-    """Ingest landing/, build, check (unless ``check`` is False), publish; ``quiet`` keeps dbt's output back
-    (it is printed on stderr when the build fails). Steps after a failed build or check do not run."""
+@dataclass
+class Engine:
+    """What the four steps do on one target: DuckDB here (``run``), Spark in ``ingest.lake.pipeline``."""
+    ingest: Callable[[OnFile | None], list[FileResult]]  # landing/ loaded: one result per file
+    build: Callable[[], str | None]  # the build's summary line; None when it failed
+    validate: Callable[[], RunReport]
+    publish: Callable[[bool], Path]  # (whether the check ran) -> the serving file
+    build_failed: str = "dbt build failed"
+
+
+def run_steps(engine: Engine, *, check: bool = True, stop_on_rejects: bool = False,
+              on_file: OnFile | None = None, on_step: OnStep | None = None,
+              result: PipelineResult | None = None) -> PipelineResult:
+    """Ingest, build, check (unless ``check`` is False), publish, told step by step; steps after a failed
+    build or check do not run, nor any after rejects when ``stop_on_rejects``."""
     result = result if result is not None else PipelineResult()
 
     def done(step: Step) -> bool:
         return _done(result, step, on_step)
 
-    result.files = ingest_paths(home, [home.landing], on_file=on_file)
+    result.files = engine.ingest(on_file)
     rejected = [m for r in result.files if not r.ok for m in r.messages]
     ingested = done(Step("ingest", FAILED if rejected else PASSED, ingest_line(ingest_summary(result.files)), rejected))
     if not ingested and stop_on_rejects:
         return result
-    if dbt_runner.build(home, quiet=quiet) != 0:
-        done(Step("build", FAILED, "dbt build failed"))
+    built = engine.build()
+    if built is None:
+        done(Step("build", FAILED, engine.build_failed))
         return result
-    done(Step("build", PASSED, f"{dbt_runner.last_run_summary(home)}; {apply_retention(home).line()}"))
+    done(Step("build", PASSED, built))
     if check:
-        from quality.runner import validate_warehouse  # Great Expectations is heavy: imported only to check
-
-        report = result.validation = validate_warehouse(home, everything=False)  # the slice loaded since the last pass
+        report = result.validation = engine.validate()
         problems = ([report.error] if report.error else []) + [o.headline() for o in report.failures]
         summary = (f"{len(report.suites_validated)} suites validated, {len(report.skipped)} skipped, "
                    f"{len(report.outcomes)} expectations, {len(report.failures)} failed")
@@ -149,8 +158,30 @@ def run(home: Home, *, check: bool = True, stop_on_rejects: bool = False, quiet:
             return result
     else:
         done(Step("check", SKIPPED, "checks skipped"))
-    done(Step("publish", PASSED, f"published {publish(home)}"))
+    done(Step("publish", PASSED, f"published {engine.publish(check)}"))
     return result
+
+
+def run(home: Home, *, check: bool = True, stop_on_rejects: bool = False, quiet: bool = False,
+        on_file: OnFile | None = None, on_step: OnStep | None = None,
+        result: PipelineResult | None = None) -> PipelineResult:
+    """Ingest landing/, build, check, publish on the home's DuckDB warehouse; ``quiet`` keeps dbt's output
+    back (it is printed on stderr when the build fails)."""
+
+    def build() -> str | None:
+        if dbt_runner.build(home, quiet=quiet) != 0:
+            return None
+        return f"{dbt_runner.last_run_summary(home)}; {apply_retention(home).line()}"
+
+    def validate() -> RunReport:
+        from quality.runner import validate_warehouse  # Great Expectations is heavy: imported only to check
+
+        return validate_warehouse(home, everything=False)  # the slice loaded since the last pass
+
+    engine = Engine(ingest=lambda on: ingest_paths(home, [home.landing], on_file=on),
+                    build=build, validate=validate, publish=lambda checked: publish(home))
+    return run_steps(engine, check=check, stop_on_rejects=stop_on_rejects, on_file=on_file, on_step=on_step,
+                     result=result)
 
 
 def _done(result: PipelineResult, step: Step, on_step: OnStep | None) -> bool:

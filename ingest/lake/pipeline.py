@@ -20,7 +20,7 @@ from ingest.home import Home
 from ingest.lake import job
 from ingest.lake.built import SparkHome, copy_built
 from ingest.lake.layout import Lake
-from ingest.pipeline import FAILED, PASSED, SKIPPED, OnFile, OnStep, PipelineResult, Step, _done, ingest_line, ingest_summary
+from ingest.pipeline import Engine, OnFile, OnStep, PipelineResult, run_steps
 from ingest.warehouse.database import FileResult
 from ingest.warehouse.serving import publish as publish_home
 
@@ -67,26 +67,16 @@ def publish(home: Home, lake: Lake, *, copy: bool = True) -> Path:
 
 def run(home: Home, lake: Lake, *, master: str, check: bool = True, quiet: bool = False,
         on_file: OnFile | None = None, on_step: OnStep | None = None) -> PipelineResult:
-    result = PipelineResult()
+    def build_step() -> str | None:
+        if build(home, lake, master=master, quiet=quiet) != 0:
+            return None
+        return dbt_runner.last_run_summary(home, "spark")
 
-    def done(step: Step) -> bool:
-        return _done(result, step, on_step)
-
-    result.files, _ = ingest(home, lake, [home.landing], master=master, on_file=on_file)
-    rejected = [m for r in result.files if not r.ok for m in r.messages]
-    done(Step("ingest", FAILED if rejected else PASSED, ingest_line(ingest_summary(result.files)), rejected))
-    if build(home, lake, master=master, quiet=quiet) != 0:
-        done(Step("build", FAILED, "dbt build --target spark failed"))
-        return result
-    done(Step("build", PASSED, dbt_runner.last_run_summary(home, "spark")))
-    if check:
-        report = result.validation = validate(home, lake)
-        problems = ([report.error] if report.error else []) + [o.headline() for o in report.failures]
-        summary = (f"{len(report.suites_validated)} suites validated, {len(report.skipped)} skipped, "
-                   f"{len(report.outcomes)} expectations, {len(report.failures)} failed")
-        if not done(Step("check", FAILED if problems else PASSED, summary, problems)):
-            return result
-    else:
-        done(Step("check", SKIPPED, "checks skipped"))
-    done(Step("publish", PASSED, f"published {publish(home, lake, copy=not check)}"))
-    return result
+    engine = Engine(
+        ingest=lambda on: ingest(home, lake, [home.landing], master=master, on_file=on)[0],
+        build=build_step,
+        validate=lambda: validate(home, lake),
+        publish=lambda checked: publish(home, lake, copy=not checked),  # a check just made the copy
+        build_failed="dbt build --target spark failed",
+    )
+    return run_steps(engine, check=check, on_file=on_file, on_step=on_step)

@@ -14,6 +14,7 @@ from command_helpers import GOLDEN, parse_file
 from ingest import dbt_runner, pipeline
 from ingest.generate import commands
 from ingest.home import Home
+from read_only_db import read_only
 
 LINUX = GOLDEN / "linux"
 REAL_S = (LINUX / "devbox__netstat-s__20261121T063246.out").read_text()
@@ -78,9 +79,7 @@ def network_home(tmp_path_factory) -> Home:
 
 @pytest.fixture(scope="module")
 def db(network_home):
-    con = duckdb.connect(str(network_home.db_path), read_only=True)
-    yield con
-    con.close()
+    yield from read_only(network_home.db_path)
 
 
 def _recorded_snapshots():

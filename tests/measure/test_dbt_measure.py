@@ -13,7 +13,6 @@ import datetime as dt
 import json
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from ingest import cli, dbt_runner, pipeline
@@ -24,6 +23,7 @@ from measure_raw_rows import (
     D1, D2, D3, SYSTEM, at, cpu_rows, discopen_rows, disc_rows, file_rows, line_rows, process_rows, userdef_rows,
     write_raw,
 )
+from read_only_db import read_only
 
 # the subjects MEASURE feeds (with the sources and seeds they read) and the threshold marts the report reads
 MY_MODELS = "+tag:cpu +tag:processes +tag:devices +tag:thresholds +rpt_measure_unparsed"
@@ -54,9 +54,7 @@ def home(tmp_path_factory) -> Home:
 @pytest.fixture(scope="module")
 def db(home):
     # the built warehouse; the report commands open the published copy with their own settings
-    con = duckdb.connect(str(home.db_path), read_only=True)
-    yield con
-    con.close()
+    yield from read_only(home.db_path)
 
 
 def rows(db, sql: str, *params) -> list[dict]:

@@ -16,6 +16,7 @@ from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import smf as gen
 from ingest.home import Home
 from ingest.warehouse.serving import connect_serving
+from read_only_db import read_only
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 DAY = dt.date(2026, 1, 6)  # a Tuesday of the demo period
@@ -45,9 +46,7 @@ def fixture_home(tmp_path_factory) -> Home:
 
 @pytest.fixture(scope="module")
 def fixture_db(fixture_home):
-    con = duckdb.connect(str(fixture_home.db_path), read_only=True)
-    yield con
-    con.close()
+    yield from read_only(fixture_home.db_path)
 
 
 def test_fixture1_per_logical_cpu(fixture_db):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import threading
-from pathlib import Path
 
 import duckdb
 import pyarrow.parquet as pq

@@ -30,9 +30,10 @@ def test_run_publishes_a_rejected_file_only_when_accepted_and_never_past_a_faile
     assert f"published {home.serving_path}" in capsys.readouterr().err
     assert _serving_cpus(home) == [0, 1]
 
-    # a LOADID naming another hour than its interval: dbt builds it, the raw MEASURE suite fails it
+    # a LOADID naming another hour than its interval: dbt builds it, the raw MEASURE suite fails it (notes.txt,
+    # still in landing/, is tried and rejected again: the run goes on only as asked)
     (home.landing / "cpu-late.csv").write_text(CSV_HEADER + _csv_row(2, 5).replace("DT00510", "DT00611"))
-    assert cli.main(["--home", str(home.root), "run"]) == 1
+    assert cli.main(["--home", str(home.root), "run", "--accept-rejects"]) == 1
     out, err = capsys.readouterr()
     assert "FAILED raw.measure_cpu / inside_loadid_hour" in out
     assert "perfdb run: validation failed; serving.duckdb left as it was" in err

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from pathlib import Path
 
 import duckdb
 import pytest

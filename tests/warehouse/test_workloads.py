@@ -14,7 +14,6 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from ingest import cli, dbt_runner, pipeline
@@ -25,6 +24,7 @@ from ingest.generate import smf as smf_gen
 from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
 from ingest.warehouse import serving
+from read_only_db import read_only
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
@@ -44,9 +44,7 @@ def home(tmp_path_factory) -> Home:
 
 @pytest.fixture(scope="module")
 def db(home):
-    con = duckdb.connect(str(home.db_path), read_only=True)
-    yield con
-    con.close()
+    yield from read_only(home.db_path)
 
 
 def plans() -> list[smf_plan.DayPlan]:

@@ -24,7 +24,7 @@ import duckdb
 from ingest.formats import registry
 
 FILES, DAYS, MONTHS = "check_files", "check_days", "check_months"
-FILE_DAYS = ("raw", "ingest_file_days")  # (source_file_id, system, day), where ingest records it
+FILE_DAYS = ("raw", "ingest_file_days")  # (source_file_id, system_name, day), where ingest records it
 
 
 @dataclass
@@ -64,7 +64,7 @@ def _last_mark(con: duckdb.DuckDBPyConnection, tables: set[tuple[str, str]]) -> 
 def _days_query(tables: set[tuple[str, str]]) -> str:
     """The (system, day)s of the slice's files: recorded at ingest, else read from the raw rows' placement."""
     if FILE_DAYS in tables:
-        return f"select distinct system as system_name, day from raw.ingest_file_days where source_file_id in (select file_id from {FILES})"
+        return f"select distinct system_name, day from raw.ingest_file_days where source_file_id in (select file_id from {FILES})"
     parts = [
         f"select distinct cast({system} as varchar) as system_name, cast({time} as date) as day "
         f"from raw.{table.name} where source_file_id in (select file_id from {FILES})"

@@ -435,6 +435,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return _reader_went_away()
+    except Exception as e:  # a DuckDB error no command expected: one line, not a traceback (duckdb not imported here)
+        if type(e).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
+            raise
+        print(f"perfdb {args.command}: {type(e).__name__}: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 1
     finally:
         release_all()
 

@@ -21,7 +21,6 @@ from typing import Callable
 
 import duckdb
 
-
 FILES, DAYS, MONTHS = "check_files", "check_days", "check_months"
 
 

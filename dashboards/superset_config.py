@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.pool import Pool
 
 SECRET_KEY = os.environ.get("SUPERSET_SECRET_KEY", "").strip()
 if not SECRET_KEY:
@@ -45,9 +45,9 @@ RATELIMIT_STORAGE_URI = "memory://"
 # -- bounded queries ---------------------------------------------------------------------------------
 # SQL Lab runs synchronously in the web process (no Celery). Superset's own SQLLAB_TIMEOUT is a SIGALRM
 # that only works in a main thread, never in gunicorn's worker threads, and charts have no limit at all;
-# so every statement on the DuckDB connection gets a timer that interrupts it (DuckDB's
+# so every DuckDB connection Superset takes for a query gets a timer that interrupts it (DuckDB's
 # connection.interrupt()) once PERFDB_QUERY_TIMEOUT_S have passed. The thread, the worker and the other
-# users' queries carry on; the stopped query answers with the message below.
+# users' queries carry on.
 QUERY_TIMEOUT_S = int(os.environ.get("PERFDB_QUERY_TIMEOUT_S") or 60)
 SQLLAB_TIMEOUT = QUERY_TIMEOUT_S
 SUPERSET_WEBSERVER_TIMEOUT = QUERY_TIMEOUT_S + 60  # the browser waits for the query's own answer
@@ -58,46 +58,29 @@ ROW_LIMIT = 50_000
 SAMPLES_ROW_LIMIT = 1_000
 
 
-class QueryTimeout(Exception):
-    """A warehouse query ran longer than PERFDB_QUERY_TIMEOUT_S and was stopped."""
+def _is_duckdb(dbapi_connection) -> bool:
+    return type(dbapi_connection).__module__.split(".")[0] == "duckdb_engine"
 
 
-@event.listens_for(Engine, "before_cursor_execute")
-def _start_query_timer(conn, cursor, statement, parameters, context, executemany) -> None:
-    if conn.engine.dialect.name != "duckdb":
+# Superset runs SQL Lab's and the charts' statements on a raw DBAPI cursor, past SQLAlchemy's execute
+# events, but every query checks a connection out of the pool (a NullPool: a new connection per query)
+# and back in when done: the bound runs from checkout to checkin. DuckDB answers an interrupted query
+# with "INTERRUPT Error: Interrupted!", which SQL Lab and the chart show.
+@event.listens_for(Pool, "checkout")
+def _start_query_timer(dbapi_connection, connection_record, connection_proxy) -> None:
+    if not _is_duckdb(dbapi_connection):
         return  # Superset's metadata database
-    duckdb_connection = conn.connection.dbapi_connection
-    fired = threading.Event()
-
-    def interrupt() -> None:
-        fired.set()
-        duckdb_connection.interrupt()
-
-    timer = threading.Timer(QUERY_TIMEOUT_S, interrupt)
+    timer = threading.Timer(QUERY_TIMEOUT_S, dbapi_connection.interrupt)
     timer.daemon = True
-    conn.info["perfdb_query_timer"] = (timer, fired)
+    connection_record.info["perfdb_query_timer"] = timer
     timer.start()
 
 
-@event.listens_for(Engine, "after_cursor_execute")
-def _stop_query_timer(conn, cursor, statement, parameters, context, executemany) -> None:
-    timer, _ = conn.info.pop("perfdb_query_timer", (None, None))
+@event.listens_for(Pool, "checkin")
+def _stop_query_timer(dbapi_connection, connection_record) -> None:
+    timer = connection_record.info.pop("perfdb_query_timer", None)
     if timer is not None:
         timer.cancel()
-
-
-@event.listens_for(Engine, "handle_error")
-def _explain_stopped_query(exception_context) -> None:
-    conn = exception_context.connection
-    timer, fired = conn.info.pop("perfdb_query_timer", (None, None)) if conn is not None else (None, None)
-    if timer is None:
-        return
-    timer.cancel()
-    if fired.is_set():
-        raise QueryTimeout(
-            f"The query was stopped after {QUERY_TIMEOUT_S} seconds, the limit on a warehouse query "
-            "(PERFDB_QUERY_TIMEOUT_S); narrow it with a filter or an aggregate."
-        ) from exception_context.original_exception
 
 # Nothing leaves the machine: the default policy lets the page load a telemetry pixel, map tiles
 # and web fonts from third-party hosts. perfdb's dashboards need none of them.

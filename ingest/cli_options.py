@@ -28,14 +28,22 @@ def iso_date(text: str) -> dt.date:
         raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {text!r}") from None
 
 
-def positive_int(text: str) -> int:
+def _positive(text: str, kind: type, what: str):
     try:
-        value = int(text)
+        value = kind(text)
     except ValueError:
         value = 0
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} must be a positive whole number")
+        raise argparse.ArgumentTypeError(f"{text} must be a positive {what}")
     return value
+
+
+def positive_int(text: str) -> int:
+    return _positive(text, int, "whole number")
+
+
+def positive_float(text: str) -> float:
+    return _positive(text, float, "number")
 
 
 def forms_of(known: Sequence[str]) -> Callable[[str], list[str]]:

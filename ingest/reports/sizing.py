@@ -25,7 +25,7 @@ import argparse
 import sys
 
 from ingest.capacity import sizing
-from ingest.cli_options import add_format, add_system_filter, home_of, subcommand
+from ingest.cli_options import add_format, add_system_filter, home_of, positive_float, subcommand
 from ingest.output import print_rows
 from ingest.reports._marts import ReportError, query_mart, where
 
@@ -46,16 +46,6 @@ def fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a utilization such as 0.70, got {text!r}") from None
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"a target utilization is between 0 and 1 (exclusive), got {value}")
-    return value
-
-
-def positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of MIPS, got {text!r}")
     return value
 
 
@@ -105,5 +95,5 @@ def add_parser(subparsers) -> None:
     add_system_filter(p)
     p.add_argument("--utilization", type=fraction, default=0.70,
                    help="target processor utilization, e.g. 0.70 (default %(default)s)")
-    p.add_argument("--mips", type=positive, help="the processor's MIPS, for pathlength and TN3270 terminals per processor")
+    p.add_argument("--mips", type=positive_float, help="the processor's MIPS, for pathlength and TN3270 terminals per processor")
     add_format(p)

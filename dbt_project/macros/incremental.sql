@@ -52,7 +52,8 @@
     {%- if not unit_test -%}
         {%- set touched_days = ref('build_touched_days') -%}
     {%- endif -%}
-    {%- if not unit_test and is_incremental() -%}
+    {#- compiling with --no-introspect (no warehouse to ask whether the model exists) renders the full build -#}
+    {%- if not unit_test and flags.INTROSPECT and is_incremental() -%}
     exists (
         select 1 from ({{ touched_periods(grain) }}) as touched_periods
         where touched_periods.touched_system = {{ system_column }}

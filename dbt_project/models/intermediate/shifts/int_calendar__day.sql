@@ -2,10 +2,13 @@
 -- `holiday` or `workday` where the seed calendar says so, else `weekend` on Saturday and Sunday and
 -- `workday` Monday to Friday; the last workday of each month is `month-end` (month-end processing
 -- makes its own peak). iso_week_start is the Monday of the day's ISO week, the key of weekly rows.
+{%- set first_day = var('calendar_start', '2020-01-01') %}
+{%- set n_days = (modules.datetime.date.fromisoformat(var('calendar_end', '2036-01-01'))
+                 - modules.datetime.date.fromisoformat(first_day)).days %}
+-- the spine from a range of day numbers: dbt's date_spine queries the warehouse while compiling
 with days as (
-    {{ dbt.date_spine('day',
-        "cast('" ~ var('calendar_start', '2020-01-01') ~ "' as date)",
-        "cast('" ~ var('calendar_end', '2036-01-01') ~ "' as date)") }}
+    select {{ dbt.dateadd('day', 'n', "cast('" ~ first_day ~ "' as date)") }} as date_day
+    from ({{ integer_range(0, n_days, 'n') }}) as steps
 ),
 
 typed as (

@@ -57,7 +57,7 @@ projected as (
 
 select projected.*
 from projected
-{%- if is_incremental() %}
+{%- if flags.INTROSPECT and is_incremental() %}  {#- --no-introspect compiles the first build -#}
 where not exists (
     select 1
     from {{ this }} as kept

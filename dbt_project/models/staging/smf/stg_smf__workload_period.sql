@@ -24,7 +24,7 @@ select
     system_name as sysname,
     sysplex_name,
     interval_start,
-    {{ dbt.dateadd('millisecond', 'cast(interval_us / 1000 as integer)', 'interval_start') }} as interval_end,
+    {{ add_millis('cast(interval_us / 1000 as integer)', 'interval_start') }} as interval_end,
     cast(interval_us as double) / 1e6 as interval_s,
     policy_name,
     workload_name,

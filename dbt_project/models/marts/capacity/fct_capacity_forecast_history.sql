@@ -57,7 +57,7 @@ projected as (
 
 select projected.*
 from projected
-{%- if flags.INTROSPECT and is_incremental() %}  {#- --no-introspect compiles the first build -#}
+{%- if flags.INTROSPECT and is_incremental() %}
 where not exists (
     select 1
     from {{ this }} as kept

@@ -77,8 +77,8 @@ class FileProgress:
             if res.ok:
                 return
         print(self.line(done, total, res), file=sys.stderr)
-        if res.status == "duplicate":
-            return  # the line says it all
+        if res.status == "duplicate" and not (res.previously_rejected or "purged" in " ".join(res.messages)):
+            return  # the line says it all; a file with rejects before, or purged, is told so
         for msg in res.messages[:20]:
             print(f"    {msg}", file=sys.stderr)
         if len(res.messages) > 20:
@@ -125,7 +125,7 @@ def cmd_ingest(args) -> int:
             print(f"perfdb ingest: {path}: no such file or directory in {Path.cwd()}; "
                   f"did you mean {shown(home.root / path)}?", file=sys.stderr)
             return 1
-    home.create()
+    home = _home_to_write(args)
     options = pipeline.ingest_options(home, args.ddl)
     progress = _file_progress(args)
     try:

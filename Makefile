@@ -9,11 +9,14 @@ SUPERSET_VENV := $(or $(PERFDB_SUPERSET_VENV),.venv-superset)
 # `make up`: settings the environment does not set are read from ENV_FILE; Superset listens on PORT
 ENV_FILE ?= .env
 PORT ?= 8088
+# `make test` runs the test files on TEST_WORKERS processes (pytest-xdist, each file whole on one of them):
+# most of a test's time is one single-threaded dbt, Airflow or Superset process, so two share two cores well
+TEST_WORKERS ?= 2
 # Install bytecode with the packages: where PYTHONDONTWRITEBYTECODE is set, every process would
 # otherwise recompile pandas, dbt and Airflow from source at start (about a second each time).
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: help uv venv spark-venv superset-venv chromium java demo test test-fast bench up clean
+.PHONY: help uv venv spark-venv superset-venv chromium java demo test bench up clean
 
 help:
 	@echo "make demo    generate demo data, ingest, build, check, publish, print the threshold report"
@@ -49,7 +52,7 @@ demo: venv
 	$(VENV)/bin/perfdb --home $(HOME_DIR) demo
 
 test: spark-venv superset-venv chromium java
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # each bench exits non-zero when it misses a target; run them all regardless ("-")
 bench: venv

@@ -22,6 +22,15 @@ REPO = Path(__file__).resolve().parents[1]
 _demo_failure: list[str] = []
 
 
+@pytest.fixture(scope="session", autouse=True)
+def parse_cache(tmp_path_factory):
+    """dbt's saved parse, shared by the session's homes (ingest/dbt_runner.py) and kept out of the user's cache;
+    in the environment, so the CLI and Airflow processes the tests start use it too."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PERFDB_CACHE", str(tmp_path_factory.mktemp("perfdb_cache")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def demo_home(tmp_path_factory) -> Home:
     # pytest does not cache a fixture's error: remember it, so a broken build fails every dependent

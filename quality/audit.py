@@ -59,6 +59,8 @@ create table if not exists audit.validation_results (
     description varchar,
     kwargs varchar,                  -- JSON: the expectation's parameters
 );
+-- "warning": a failure that is reported and does not fail the run (GX's severity)
+alter table audit.validation_results add column if not exists severity varchar;
 """
 
 RESULT_SCHEMA = pa.schema([
@@ -78,6 +80,7 @@ RESULT_SCHEMA = pa.schema([
     ("exception", pa.string()),
     ("description", pa.string()),
     ("kwargs", pa.string()),
+    ("severity", pa.string()),
 ])
 
 

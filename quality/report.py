@@ -11,6 +11,7 @@ from typing import TextIO
 from quality.suite import Suite, check_id
 
 QUERY_CHECK = "frame_query"  # the pseudo-expectation recorded when a suite's frame cannot be read
+WARNING = "warning"  # GX's severity of an expectation that is reported but does not block publish
 
 
 def _json(value) -> str | None:
@@ -33,6 +34,15 @@ class Outcome:
     examples: list = field(default_factory=list)
     exception: str | None = None
     kwargs: dict = field(default_factory=dict)
+    severity: str = "critical"  # GX's FailureSeverity: a failing "warning" is reported and blocks nothing
+
+    @property
+    def failed(self) -> bool:
+        return not self.success and self.severity != WARNING
+
+    @property
+    def warned(self) -> bool:
+        return not self.success and self.severity == WARNING
 
     @classmethod
     def from_gx(cls, suite: Suite, result) -> "Outcome":
@@ -65,6 +75,7 @@ class Outcome:
             examples=examples,
             exception=_exception_text(data.get("exception_info")),
             kwargs=kwargs,
+            severity=config.get("severity") or "critical",
         )
 
     @classmethod
@@ -104,6 +115,7 @@ class Outcome:
             "exception": self.exception,
             "description": self.description,
             "kwargs": _json(self.kwargs),
+            "severity": self.severity,
         }
 
 
@@ -140,7 +152,12 @@ class RunReport:
 
     @property
     def failures(self) -> list[Outcome]:
-        return [o for o in self.outcomes if not o.success]
+        return [o for o in self.outcomes if o.failed]
+
+    @property
+    def warnings(self) -> list[Outcome]:
+        """Failing expectations of severity "warning" (e.g. a busy percentage a little over 100: counter skew)."""
+        return [o for o in self.outcomes if o.warned]
 
     @property
     def success(self) -> bool:
@@ -162,6 +179,10 @@ class RunReport:
                 {"suite": o.suite, "expectation": o.check, "column": o.column, "message": o.headline()}
                 for o in self.failures
             ],
+            "warnings": [
+                {"suite": o.suite, "expectation": o.check, "column": o.column, "message": o.headline()}
+                for o in self.warnings
+            ],
             "docs": str(self.docs_index) if self.docs_index else None,
         }
 
@@ -171,7 +192,8 @@ class RunReport:
         if not failures_only and (self.suites_validated or self.skipped):
             print(
                 f"perfdb check: {len(self.suites_validated)} suites validated, {len(self.skipped)} skipped, "
-                f"{len(self.outcomes)} expectations, {len(self.failures)} failed (run {self.run_id})",
+                f"{len(self.outcomes)} expectations, {len(self.failures)} failed"
+                + (f", {len(self.warnings)} warnings" if self.warnings else "") + f" (run {self.run_id})",
                 file=out,
             )
             print(f"  validated {self.scope_text}: {sum(self.rows_read.values())} rows read", file=out)
@@ -179,5 +201,7 @@ class RunReport:
                 print(f"  skipped {suite}: {why}", file=out)
         for outcome in self.failures:
             print(f"  FAILED {outcome.headline()}", file=out)
+        for outcome in self.warnings:
+            print(f"  WARNING {outcome.headline()}", file=out)
         if self.docs_index and not failures_only:
             print(f"Data Docs: {self.docs_index}", file=out)

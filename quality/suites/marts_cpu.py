@@ -17,6 +17,9 @@
 
 Busy tolerance: percentages may exceed 100 by BUSY_TOLERANCE_PCT points, the rounding of RATE ON
 percentages that the MEASCOM text form prints (two decimals) and the parser turns back into microseconds.
+Beyond that, up to 100 + SKEW_LIMIT_PCT, a percentage is a warning, not a failure: real counters read a
+little apart in time (the interval's end stamp and the busy counter) show a busy CPU at 100.6 %, and one
+such hour must not hold back a night's publish; the dbt tests draw the same line (warn over 100).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from quality import slice as slicing
 from quality.suite import Suite, check, not_negative, not_null, one_row_per
 
 BUSY_TOLERANCE_PCT = 0.5
+SKEW_LIMIT_PCT = 5.0
 RECONCILE_TOLERANCE = 1e-6  # recomputed aggregates of doubles differ only by summation order
 ORDER_TOLERANCE = 1e-9  # an average of equal values may differ from them in the last bits
 
@@ -45,11 +49,12 @@ REPORT_KEY = ("system_name", "shift_date", "shift", "cpu_num")
 
 
 def _percentage(column):
-    return check(
-        f"{column}_in_range",
-        f"{column} within 0-100 % (+{BUSY_TOLERANCE_PCT:g} points of rounding)",
-        gxe.ExpectColumnValuesToBeBetween(column=column, min_value=0, max_value=100 + BUSY_TOLERANCE_PCT),
-    )
+    return [
+        check(f"{column}_in_range", f"{column} within 0-100 % (+{SKEW_LIMIT_PCT:g} points of counter skew)",
+              gxe.ExpectColumnValuesToBeBetween(column=column, min_value=0, max_value=100 + SKEW_LIMIT_PCT)),
+        check(f"{column}_at_most_100", f"{column} at most 100 % (+{BUSY_TOLERANCE_PCT:g} points of rounding)",
+              gxe.ExpectColumnValuesToBeBetween(column=column, max_value=100 + BUSY_TOLERANCE_PCT, severity="warning")),
+    ]
 
 
 # -- int_cpu__interval ---------------------------------------------------------------------------------
@@ -94,7 +99,7 @@ def interval_expectations():
     return [
         *not_null(("source", *INTERVAL_KEY, "interval_end"), "processor interval"),
         one_row_per("one_row_per_cpu_interval", INTERVAL_KEY, "system, processor and interval start"),
-        *[_percentage(m) for m in PERCENTAGES],
+        *[c for m in PERCENTAGES for c in _percentage(m)],
         *[not_negative(m) for m in RATES],
         check("interval_length_in_range", "an interval lasts more than 0 and at most 3600 s",
               gxe.ExpectColumnValuesToBeBetween(column="interval_s", min_value=0, strict_min=True, max_value=3600)),
@@ -124,7 +129,7 @@ def hourly_expectations():
     return [
         *not_null(HOURLY_KEY, "processor hour"),
         one_row_per("one_row_per_cpu_hour", HOURLY_KEY, "system, processor and hour"),
-        *[_percentage(m) for m in PERCENTAGES],
+        *[c for m in PERCENTAGES for c in _percentage(m)],
         *[not_negative(m) for m in RATES],
         check("measured_at_most_an_hour", "an hour holds more than 0 and at most 3600 s of measurement",
               gxe.ExpectColumnValuesToBeBetween(column="measured_s", min_value=0, strict_min=True, max_value=3600)),
@@ -208,8 +213,8 @@ def shift_expectations():
                 column_A="shift_hours", column_B="n_hours", or_equal=True, ignore_row_if="either_value_is_missing"
             ),
         ),
-        *[_percentage(f"{m}_{a}") for m in PERCENTAGES for a in ("avg", "max", "min")],
-        _percentage("busy_pct_spread_across_hours"),
+        *[c for m in PERCENTAGES for a in ("avg", "max", "min") for c in _percentage(f"{m}_{a}")],
+        *_percentage("busy_pct_spread_across_hours"),
         not_negative("qlen_spread_across_hours"),
         *[not_negative(f"{m}_min") for m in RATES],
         *[

@@ -275,14 +275,42 @@ def test_a_failing_run_names_the_expectation_and_keeps_it(demo_home, tmp_path, c
     con = duckdb.connect(str(home.db_path), read_only=True)
     try:
         failed = con.execute(
-            "select suite, expectation, column_name, observed_value, unexpected_count from audit.validation_results "
-            "where not success"
+            "select suite, expectation, severity, column_name, observed_value, unexpected_count "
+            "from audit.validation_results where not success order by expectation"
         ).fetchall()
         runs = con.execute("select success, failed_count from audit.validation_runs order by started_at").fetchall()
     finally:
         con.close()
-    assert failed == [("intermediate.int_cpu__hourly", "busy_pct_in_range", "busy_pct", "[123.5]", 1)]
+    # 123.5 % is beyond counter skew: a failure, and over 100 % too (the warning)
+    assert failed == [("intermediate.int_cpu__hourly", "busy_pct_at_most_100", "warning", "busy_pct", "[123.5]", 1),
+                      ("intermediate.int_cpu__hourly", "busy_pct_in_range", "critical", "busy_pct", "[123.5]", 1)]
     assert runs == [(True, 0), (False, 1)]  # the demo's own passing run, then this one
+
+
+def test_a_busy_percentage_a_little_over_100_is_a_warning_that_blocks_nothing(demo_home, tmp_path, capsys):
+    """Counter skew (real data: the busy counter and the interval's end read a moment apart) shows 100.8 %."""
+    home = _copy_warehouse(demo_home, tmp_path / "home")
+    _sql(home, [
+        "update intermediate.int_cpu__hourly set busy_pct = 100.8 "
+        "where system_name = '\\PROD1' and cpu_num = 1 and hour_start = (select min(hour_start) + interval 30 hour from intermediate.int_cpu__hourly)"
+    ])
+    assert runner.run_checks(home, quiet=True, everything=True) is True
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert summary["success"] is True and summary["failed"] == []
+    assert [(w["suite"], w["expectation"]) for w in summary["warnings"]] == [
+        ("intermediate.int_cpu__hourly", "busy_pct_at_most_100")]
+    assert "WARNING intermediate.int_cpu__hourly / busy_pct_at_most_100 (busy_pct)" in err
+    assert "busy_pct=100.8" in err
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    try:
+        runs = con.execute("select success, failed_count from audit.validation_runs order by started_at").fetchall()
+        warned = con.execute("select expectation, severity, unexpected_count from audit.validation_results "
+                             "where not success").fetchall()
+    finally:
+        con.close()
+    assert runs == [(True, 0), (True, 0)]
+    assert warned == [("busy_pct_at_most_100", "warning", 1)]
 
 
 # -- the semantics of single checks, with the values they report ---------------------------------------

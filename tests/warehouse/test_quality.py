@@ -258,12 +258,18 @@ def test_demo_warehouse_passes_and_the_run_is_kept(demo_home, tmp_path, capsys):
     assert len(pages) == len(expected)
 
 
-def test_a_failing_run_names_the_expectation_and_keeps_it(demo_home, tmp_path, capsys):
+def _one_hour_busy(demo_home, tmp_path, busy_pct: float) -> Home:
+    """A copy of the demo warehouse with one hour of one \\PROD1 processor at ``busy_pct``."""
     home = _copy_warehouse(demo_home, tmp_path / "home")
     _sql(home, [
-        "update intermediate.int_cpu__hourly set busy_pct = 123.5 "
+        f"update intermediate.int_cpu__hourly set busy_pct = {busy_pct} "
         "where system_name = '\\PROD1' and cpu_num = 1 and hour_start = (select min(hour_start) + interval 30 hour from intermediate.int_cpu__hourly)"
     ])
+    return home
+
+
+def test_a_failing_run_names_the_expectation_and_keeps_it(demo_home, tmp_path, capsys):
+    home = _one_hour_busy(demo_home, tmp_path, 123.5)
     assert runner.run_checks(home, quiet=True, everything=True) is False
     out, err = capsys.readouterr()
     summary = json.loads(out)
@@ -289,11 +295,7 @@ def test_a_failing_run_names_the_expectation_and_keeps_it(demo_home, tmp_path, c
 
 def test_a_busy_percentage_a_little_over_100_is_a_warning_that_blocks_nothing(demo_home, tmp_path, capsys):
     """Counter skew (real data: the busy counter and the interval's end read a moment apart) shows 100.8 %."""
-    home = _copy_warehouse(demo_home, tmp_path / "home")
-    _sql(home, [
-        "update intermediate.int_cpu__hourly set busy_pct = 100.8 "
-        "where system_name = '\\PROD1' and cpu_num = 1 and hour_start = (select min(hour_start) + interval 30 hour from intermediate.int_cpu__hourly)"
-    ])
+    home = _one_hour_busy(demo_home, tmp_path, 100.8)
     assert runner.run_checks(home, quiet=True, everything=True) is True
     out, err = capsys.readouterr()
     summary = json.loads(out)

@@ -15,8 +15,28 @@ connection is closed before the results are written with a read-write one, becau
 read-write connection in a process that still holds a read-only one to the same file.
 """
 
+import sys
 import warnings
 
 # Great Expectations imports pyspark when it is installed (the spark extra), and pyspark warns about
 # pandas 3 on import; the pandas-frame validation here never touches Spark
 warnings.filterwarnings("ignore", message="PySpark does not yet fully support", category=FutureWarning)
+
+
+def _import_great_expectations() -> None:
+    """GX imports ``pyspark.sql.connect``, which ends the process (exit status 0, "Skipping doctests") when
+    the main module has neither a spec nor a file, taking that for its own doctest run: so it does under
+    ``python -c`` and in pytest-xdist's workers. The interactive prompt marker it also accepts is set for
+    the length of the import only."""
+    main = sys.modules.get("__main__")
+    pretend = not (main is None or getattr(main, "__spec__", None) or hasattr(main, "__file__") or hasattr(sys, "ps1"))
+    if pretend:
+        sys.ps1 = ""
+    try:
+        import great_expectations  # noqa: F401
+    finally:
+        if pretend:
+            del sys.ps1
+
+
+_import_great_expectations()

@@ -28,7 +28,7 @@ from read_only_db import read_only
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
-MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
+MODELS = "+fct_workload_hourly +fct_workload_userdef_hourly +fct_zos_work_hourly +fct_workload_weekly +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +138,38 @@ def test_nonstop_workloads_follow_the_seed_and_keep_unassigned_work(db):
         select min(total), max(total) from (
             select round(sum(cpu_share_pct), 9) as total from marts.fct_workload_hourly group by platform, system_name, hour_start
         ) as t""").fetchone() == (100.0, 100.0)
+
+
+def test_userdef_counters_go_with_the_workloads_of_their_programs(db):
+    # MEASURE USERDEF: the instrumented $PROGS.SERVER1 programs count RESP-TIME and THROUGHPUT; no
+    # `userdef` row is shipped, so each counter takes its program's workload
+    by_counter = db.execute("""
+        select program_file_name, counter_name, sum(counter_value) from intermediate.int_userdef__hourly
+        group by all""").fetchall()
+    want: dict[tuple, float] = defaultdict(float)
+    for program, counter, value in by_counter:
+        want[(workload_of("nonstop", {"userdef": counter, "program": program}), counter)] += value
+    got = db.execute("""
+        select workload, counter_name, sum(counter_value) from marts.fct_workload_userdef_hourly group by all""").fetchall()
+    assert {(w, c): v for w, c, v in got} == dict(want)
+    assert {w for w, _, _ in got} == {"ACCOUNTS", "CUSTOMERS", "ORDERS"}
+    assert {c for _, c, _ in got} == {"RESP-TIME", "THROUGHPUT"}
+
+
+def test_smf30_steps_take_their_report_class_workload_else_their_service_class_one(db):
+    jobs = dict(db.execute("""
+        select distinct job_name, workload from marts.fct_zos_work_hourly where work_type = 'STC'""").fetchall())
+    # RTCPIP names the TCP/IP stack, whose service class SYSSTC no row maps; DDF* (priority 10) wins
+    assert jobs == {"CICSPRD1": "ONLINE", "CICSPRD2": "ONLINE", "DB2PDBM1": "STARTED-TASKS", "DB2PDIST": "DB2-DDF",
+                    "MQP1MSTR": "STARTED-TASKS", "TCPIP": "TCPIP"}
+    pieces = db.execute("""
+        select report_class, service_class, sum(cpu_s) from intermediate.int_zos_work__piece group by all""").fetchall()
+    want: dict[str, float] = defaultdict(float)
+    for report_class, service_class, cpu_s in pieces:
+        want[workload_of("zos", {"report_class": report_class, "service_class": service_class})] += cpu_s
+    got = db.execute("select workload, sum(cpu_s) from marts.fct_zos_work_hourly group by workload").fetchall()
+    assert {w: round(cpu, 6) for w, cpu in got} == {w: round(cpu, 6) for w, cpu in want.items()}
+    assert {"TCPIP", "BATCH", "TSO"} <= want.keys() and "unassigned" not in want
 
 
 def test_characterization_finds_the_few_workloads_that_make_80_percent(db):

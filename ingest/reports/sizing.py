@@ -67,8 +67,7 @@ def sizing_rows(home, system: str | None, utilization: float, mips: float | None
     for platform, system_name, month, workload, transactions, cpu_ms in rows:
         pathlength = terminals = None
         if mips is not None:
-            # CPU ms x MIPS = thousands of instructions per transaction
-            pathlength = cpu_ms * mips
+            pathlength = sizing.pathlength_ki_of_cpu_ms(cpu_ms, mips)
             terminals = round(sizing.tn3270_terminals_per_processor(utilization, mips, pathlength), 1)
             pathlength = round(pathlength, 1)
         out.append((platform, system_name, month, workload, int(transactions), round(cpu_ms, 4),

@@ -28,7 +28,7 @@ from read_only_db import read_only
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
-MODELS = "+fct_workload_hourly +fct_workload_userdef_hourly +fct_zos_work_hourly +fct_workload_weekly +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
+MODELS = "+fct_workload_hourly +fct_workload_userdef_hourly +fct_zos_work_hourly +fct_workload_tcp_hourly +fct_workload_weekly +rpt_capacity_sizing_measured +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
 
 
 @pytest.fixture(scope="module")
@@ -172,6 +172,23 @@ def test_smf30_steps_take_their_report_class_workload_else_their_service_class_o
     assert {"TCPIP", "BATCH", "TSO"} <= want.keys() and "unassigned" not in want
 
 
+def test_tcp_connections_take_the_workload_of_their_port_or_remote_host(db):
+    want: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for plan in plans():
+        for c in plan.connections:
+            port = c.remote_port if c.active_open else c.local_port
+            w = want[workload_of("zos", {"tcp_port": str(port), "host": c.remote_ip})]
+            w[0] += 1
+            w[1] += c.in_bytes
+            w[2] += c.out_bytes
+    got = db.execute("""
+        select workload, sum(connection_count), sum(in_bytes), sum(out_bytes) from marts.fct_workload_tcp_hourly
+        group by workload""").fetchall()
+    assert {w: tuple(v) for w, *v in got} == {w: tuple(v) for w, v in want.items()}
+    # 203.0.113.* is longer than any port, so partners' web and MQ traffic is theirs; IPv6 web work no row names
+    assert want.keys() == {"TN3270", "FTP", "DB2-DDF", "MQ", "PARTNER-LINKS", "unassigned"}
+
+
 def test_characterization_finds_the_few_workloads_that_make_80_percent(db):
     got = db.execute("""
         select workload, cpu_rank, is_major from marts.rpt_workload_characterization
@@ -258,3 +275,40 @@ def test_sizing_report_applies_the_documents_formulas_to_the_measured_workloads(
     # the generated TSO class: 20 transactions a CP second, 50 ms each, 14 a second per processor at 70 %
     assert (got[("SYSA", "TSO")]["cpu_ms_per_transaction"], got[("SYSA", "TSO")]["transactions_per_s_per_cpu"]) == (
         pytest.approx(50, abs=0.1), pytest.approx(14, abs=0.05))
+
+
+def test_sizing_mart_applies_the_formulas_to_the_measured_ftp_tn3270_and_application_work(home, db, capsys):
+    cols = ("ftp_transfers", "ftp_bytes", "ftp_cpu_s", "tn3270_sessions", "tn3270_session_hours", "tn3270_bytes",
+            "tn3270_cpu_s", "mips_per_engine", "application_cpu_ms_per_transaction", "pathlength_ki",
+            "tn3270_terminals_per_processor")
+    got = {(r[0], r[1]): dict(zip(cols, r[2:])) for r in db.execute(f"""
+        select system_id, measured_date, {', '.join(cols)} from marts.rpt_capacity_sizing_measured""").fetchall()}
+    applications = {r["workload"] for r in seed_rows() if r["component"] == "application"}
+    cost: dict[dt.date, list[float]] = defaultdict(lambda: [0.0, 0])
+    for day, workload, cpu_s, tx in db.execute("""
+            select cast(hour_start as date), workload, cpu_s, transactions from marts.fct_workload_hourly
+            where platform = 'zos' and transactions > 0""").fetchall():
+        if workload in applications:
+            cost[day][0] += cpu_s
+            cost[day][1] += tx
+    assert got.keys() == {("SYSA", p.day) for p in plans()}
+    for plan in plans():
+        row = got[("SYSA", plan.day)]
+        # the demo has no FTP or TN3270 report class of its own (the TN3270 server runs in TCPIP): no CPU of them
+        assert (row["ftp_transfers"], row["ftp_bytes"], row["ftp_cpu_s"]) == (
+            len(plan.ftp), sum(t.transfer_bytes for t in plan.ftp), None)
+        assert (row["tn3270_sessions"], row["tn3270_bytes"], row["tn3270_cpu_s"]) == (
+            len(plan.tn3270), sum(t.in_bytes + t.out_bytes for t in plan.tn3270), None)
+        assert row["tn3270_session_hours"] == pytest.approx(
+            sum((t.end - t.start).total_seconds() for t in plan.tn3270) / 3600, abs=0.01)
+        cpu_ms = 1000 * cost[plan.day][0] / cost[plan.day][1]
+        assert row["mips_per_engine"] == 1200  # the seed processor_speeds
+        assert row["application_cpu_ms_per_transaction"] == pytest.approx(round(cpu_ms, 4), abs=1e-4)
+        assert row["pathlength_ki"] == pytest.approx(sizing.pathlength_ki_of_cpu_ms(cpu_ms, 1200), abs=1e-3)
+        assert row["tn3270_terminals_per_processor"] == pytest.approx(
+            sizing.tn3270_terminals_per_processor(0.70, 1200, cpu_ms * 1200), abs=1e-3)
+    # the report prints the mart
+    assert cli.main(["--home", str(home.root), "report", "sizing", "--measured", "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [(r["system_id"], r["measured_date"], r["ftp_bytes"]) for r in printed] == sorted(
+        (s, d.isoformat(), v["ftp_bytes"]) for (s, d), v in got.items())

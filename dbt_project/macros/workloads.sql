@@ -13,7 +13,8 @@
     secondary_source, secondary_name; the secondary pair may be NULL) by the seed workload_definitions:
     of the rows that match either of an entity's names, the highest priority wins, then the longest
     pattern; an entity no row matches is `unassigned`. Returns the entity's columns, workload and the
-    pattern that matched. The one home of the rule (int_workload__entity, int_zos_work__workload).
+    pattern that matched. The one home of the rule (int_workload__entity, fct_zos_work_hourly,
+    fct_workload_tcp_hourly).
 -#}
 {% macro workload_of_entities(entities) -%}
     {%- set keys = ['platform', 'primary_source', 'primary_name', 'secondary_source', 'secondary_name'] %}

@@ -1,5 +1,5 @@
--- The documents' sizing formulas fed from the site's own measurements (issue 14), per z/OS system
--- and day; the formulas are the macros of macros/sizing.sql, twins of ingest/capacity/sizing.py.
+-- The documents' sizing formulas fed from the site's own measurements, per z/OS system and day; the
+-- formulas are the macros of macros/sizing.sql, twins of ingest/capacity/sizing.py.
 --   FTP (seed 004, G.5, G.15, G.20): the bytes the server moved (SMF 119 subtype 70: stores, appends,
 --     retrieves) and the CPU of the workload FTP (SMF 30 steps by report class, seed
 --     workload_definitions): CPU seconds per MB, KI per KB = CPU s x KIPS / KB, and the MIPS 100 KB/s

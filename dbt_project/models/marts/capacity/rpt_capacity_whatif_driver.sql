@@ -1,10 +1,11 @@
--- What-if by business driver (issue 14: growth per business driver, transactions of a named business
--- volume): each scenario of the seed capacity_scenarios grows drivers of the seed business_drivers,
--- and the growth reaches the processors through the workloads the drivers make transactions in.
+-- What-if by business driver (growth of a named business volume, in the transactions it makes): each
+-- scenario of the seed capacity_scenarios grows drivers of the seed business_drivers, and the growth
+-- reaches the processors through the workloads the drivers make transactions in.
 -- For a workload w over the last capacity_current_days days of measurements:
 --   driven share  = min(1, units a day x transactions per unit / w's measured transactions a day)
 --   w's growth    = sum over the scenario's drivers of growth x driven share
--- (a workload's transactions the scenario's drivers do not make do not grow), and a system's
+-- (w's transactions a day are those of all its systems; the transactions the scenario's drivers do
+-- not make do not grow; a workload with no measured transactions does not grow), and a system's
 -- processors, as in rpt_capacity_whatif_workload, move by the workloads' shares of its CPU:
 --   U' = U x (1 + sum over w of w's growth x w's share of the system's CPU)
 -- with the response time of the M/M/c model (macros/queueing.sql) and the 70-80 % grade

@@ -7,3 +7,46 @@
 {% macro glob_matches(name, pattern) -%}
     {{ name }} like replace(replace(replace(replace(replace({{ pattern }}, '!', '!!'), '%', '!%'), '_', '!_'), '*', '%'), '?', '_') escape '!'
 {%- endmacro %}
+
+{#-
+    The workload of every entity of the CTE `entities` (platform, primary_source, primary_name,
+    secondary_source, secondary_name; the secondary pair may be NULL) by the seed workload_definitions:
+    of the rows that match either of an entity's names, the highest priority wins, then the longest
+    pattern; an entity no row matches is `unassigned`. Returns the entity's columns, workload and the
+    pattern that matched. The one home of the rule (int_workload__entity, fct_zos_work_hourly,
+    fct_workload_tcp_hourly).
+-#}
+{% macro workload_of_entities(entities) -%}
+    {%- set keys = ['platform', 'primary_source', 'primary_name', 'secondary_source', 'secondary_name'] %}
+    select
+        {% for k in keys %}e.{{ k }}, {% endfor %}
+        coalesce(c.workload, 'unassigned') as workload,
+        c.pattern as matched_pattern
+    from {{ entities }} as e
+    left join (
+        select
+            {% for k in keys %}e.{{ k }}, {% endfor %}
+            d.workload,
+            d.pattern,
+            row_number() over (
+                partition by {% for k in keys %}e.{{ k }}{% if not loop.last %}, {% endif %}{% endfor %}
+                order by coalesce(d.priority, -1) desc, length(d.pattern) desc, d.pattern
+            ) as preference
+        from {{ entities }} as e
+        inner join {{ ref('workload_definitions') }} as d
+            on d.platform = e.platform
+            and (
+                (d.source = e.primary_source and {{ glob_matches('e.primary_name', 'd.pattern') }})
+                or (d.source = e.secondary_source and {{ glob_matches('e.secondary_name', 'd.pattern') }})
+            )
+    ) as c
+        on c.preference = 1
+        {%- for k in keys %}
+        and {{ null_safe_equal('c.' ~ k, 'e.' ~ k) }}
+        {%- endfor %}
+{%- endmacro %}
+
+{#- a = b, or both NULL -#}
+{% macro null_safe_equal(a, b) -%}
+    ({{ a }} = {{ b }} or ({{ a }} is null and {{ b }} is null))
+{%- endmacro %}

@@ -67,6 +67,12 @@ def pathlength_ki(utilization: float, mips: float, transactions_per_s: float) ->
     return utilization * mips * 1000.0 / transactions_per_s
 
 
+def pathlength_ki_of_cpu_ms(cpu_ms_per_transaction: float, mips: float) -> float:
+    """The same pathlength from a measured CPU cost: 25 CPU ms per transaction x 24 MIPS = 600 KI (L4387's
+    0.50 x 24 MIPS / 20 txn/s, as 0.50 / 20 s = 25 ms)."""
+    return cpu_ms_per_transaction * mips
+
+
 def tn3270_overhead_mips(transactions_per_s: float, overhead_ki: float = TN3270_OVERHEAD_KI_PER_TXN,
                          tv_ratio: float = 1.0) -> float:
     """TCP/IP overhead of TN3270 traffic: 10 txn/s x 280 KI = 2.8 MIPS (L4393); x 1.2 under VM (L4413)."""

@@ -1,6 +1,7 @@
 """``perfdb report sizing``: the documents' sizing formulas on the site's own measured workloads.
 
     perfdb report sizing [--system NAME] [--utilization 0.70] [--mips N] [--format table|csv|json]
+    perfdb report sizing --measured [--system NAME] [--format table|csv|json]
 
 One row per application workload (component ``application`` in the seed workload_definitions) with
 transactions in the latest measured month of each system (``marts.fct_workload_monthly``): its measured CPU
@@ -12,6 +13,12 @@ milliseconds per transaction, and what the formulas of ``ingest.capacity.sizing`
   instructions per transaction (seed 004 L4387) and the TN3270 terminals one processor carries at the
   target utilization, each sending two transactions a minute of that pathlength plus the 280 KI TCP/IP
   overhead (seed 004 L4393, L4536).
+
+With ``--measured``, the mart ``marts.rpt_capacity_sizing_measured`` instead: per z/OS system and day the FTP
+bytes and the CPU of the FTP workload as CPU seconds per MB and KI per KB, the TN3270 sessions and their CPU,
+and the TN3270 terminals per processor from the application workloads' pathlength, through the same formulas
+in SQL (``dbt_project/macros/sizing.sql``), with the MIPS of the seed ``processor_speeds`` and the target
+utilization of the dbt var ``capacity_sizing_utilization``.
 
 Sample (table, ``--mips 1200``)::
 
@@ -34,6 +41,7 @@ DESCRIPTION = """Transactions per processor at a target utilization and, given t
 terminals per processor, from each workload's measured CPU per transaction (latest month per system)."""
 
 MONTHLY = "marts.fct_workload_monthly"
+MEASURED = "marts.rpt_capacity_sizing_measured"
 DEFINITIONS = "seeds.workload_definitions"
 COLUMNS = ["platform", "system_name", "month_start", "workload", "transactions", "cpu_ms_per_transaction",
            "transactions_per_s_per_cpu", "pathlength_ki", "tn3270_terminals_per_processor"]
@@ -67,8 +75,7 @@ def sizing_rows(home, system: str | None, utilization: float, mips: float | None
     for platform, system_name, month, workload, transactions, cpu_ms in rows:
         pathlength = terminals = None
         if mips is not None:
-            # CPU ms x MIPS = thousands of instructions per transaction
-            pathlength = cpu_ms * mips
+            pathlength = sizing.pathlength_ki_of_cpu_ms(cpu_ms, mips)
             terminals = round(sizing.tn3270_terminals_per_processor(utilization, mips, pathlength), 1)
             pathlength = round(pathlength, 1)
         out.append((platform, system_name, month, workload, int(transactions), round(cpu_ms, 4),
@@ -76,17 +83,26 @@ def sizing_rows(home, system: str | None, utilization: float, mips: float | None
     return out
 
 
+def measured_rows(home, system: str | None) -> tuple[list[str], list[tuple]]:
+    sql, params = where({"system_id = ?": system})
+    return query_mart(home, f"select * from {MEASURED}{sql} order by system_id, measured_date", params)
+
+
 def print_report(args, out=None) -> int:
     try:
-        rows = sizing_rows(home_of(args), args.system, args.utilization, args.mips)
+        if args.measured:
+            columns, rows = measured_rows(home_of(args), args.system)
+        else:
+            columns, rows = COLUMNS, sizing_rows(home_of(args), args.system, args.utilization, args.mips)
     except ReportError as e:
         print(f"perfdb report sizing: {e}", file=sys.stderr)
         return 1
     if not rows and args.format == "table":
-        print("perfdb report sizing: no workload with transactions: ingest SMF 72.3 or MEASURE data and run `perfdb run`",
-              file=sys.stderr)
+        nothing = ("no z/OS FTP, TN3270 or application work: ingest SMF 119, SMF 30 and SMF 72.3 data" if args.measured
+                   else "no workload with transactions: ingest SMF 72.3 or MEASURE data")
+        print(f"perfdb report sizing: {nothing} and run `perfdb run`", file=sys.stderr)
         return 0
-    print_rows(COLUMNS, rows, args.format, out=out or sys.stdout)
+    print_rows(columns, rows, args.format, out=out or sys.stdout)
     return 0
 
 
@@ -96,4 +112,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--utilization", type=fraction, default=0.70,
                    help="target processor utilization, e.g. 0.70 (default %(default)s)")
     p.add_argument("--mips", type=positive_float, help="the processor's MIPS, for pathlength and TN3270 terminals per processor")
+    p.add_argument("--measured", action="store_true",
+                   help="the formulas on the measured FTP, TN3270 and application work per z/OS system and day "
+                        "(marts.rpt_capacity_sizing_measured; MIPS from the seed processor_speeds)")
     add_format(p)

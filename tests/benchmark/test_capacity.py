@@ -118,6 +118,38 @@ def test_sna_memory_and_ncp_sizing():
     assert sizing.throughput_mbit_per_s(100_000, 31) == pytest.approx(0.0258, abs=5e-5)
 
 
+# the SQL twins of the formulas (macros/sizing.sql, which rpt_capacity_sizing_measured uses): the macro call on
+# the columns of `inputs` and the Python function on the same row
+SIZING_TWINS = {
+    "ki_per_kb": ("sizing_ki_per_kb('cpu_s', 'mips', 'kilobytes')",
+                  lambda r: sizing.ki_per_kb(r["cpu_s"], r["mips"], r["kilobytes"])),
+    "mips_per_100_kb_s": ("sizing_ftp_mips_per_100_kb_s('ki_per_kb')", lambda r: sizing.ftp_mips_per_100_kb_s(r["ki_per_kb"])),
+    "pathlength_ki": ("sizing_pathlength_ki_of_cpu_ms('cpu_ms', 'mips')",
+                      lambda r: sizing.pathlength_ki_of_cpu_ms(r["cpu_ms"], r["mips"])),
+    "terminals": ("sizing_tn3270_terminals_per_processor('utilization', 'mips', 'pathlength')",
+                  lambda r: sizing.tn3270_terminals_per_processor(r["utilization"], r["mips"], r["pathlength"])),
+}
+
+
+def test_sizing_macros_and_python_functions_agree(tmp_path):
+    rng = random.Random(14)
+    # seed 004's FTP figures first (G.20: 10.167 s, 14 MIPS, 10,240 KB; L4938: 20 KI/KB), then random ones
+    rows = [dict(cpu_s=10.167, mips=14.0, kilobytes=10240.0, ki_per_kb=20.0, cpu_ms=25.0, utilization=0.5, pathlength=600.0)]
+    rows += [dict(cpu_s=rng.uniform(0.01, 500), mips=rng.uniform(5, 2000), kilobytes=rng.uniform(1, 1e7),
+                  ki_per_kb=rng.uniform(1, 50), cpu_ms=rng.uniform(0.1, 200), utilization=rng.uniform(0.3, 0.9),
+                  pathlength=rng.uniform(50, 1e5)) for _ in range(30)]
+    home = Home(tmp_path / "home").create()
+    inline = "select " + ", ".join(f"{{{{ {call} }}}} as {name}" for name, (call, _) in SIZING_TWINS.items()) + " from inputs"
+    assert dbt_runner.run_dbt(home, ["--quiet", "compile", "--inline", inline], quiet=True) == 0
+    compiled = (dbt_runner.log_dir(home) / "console.log").read_text()
+    con = duckdb.connect()
+    con.register("inputs", pa.Table.from_pylist(rows))
+    got = con.execute(compiled).fetchall()
+    want = [tuple(python(r) for _, python in SIZING_TWINS.values()) for r in rows]
+    assert got == [pytest.approx(w, rel=1e-12) for w in want]
+    assert got[0] == pytest.approx((13.9001953125, 2.0, 25 * 14, 0.5 * 14_000 / (2 / 60 * (600 + 280))), rel=1e-12)
+
+
 # -- configuration checks -------------------------------------------------------------------------------------
 
 def listing(profile: str) -> list[config_checks.Setting]:

@@ -1,6 +1,8 @@
 """Workloads on both platforms: generated SMF 72.3 and MEASURE data come back through the seed
 workload_definitions and the workload marts with the shares the generators wrote; unassigned work is
-reported; weekly rows are the sums of their shift rows (workloads and processors).
+reported; weekly rows are the sums of their shift rows (workloads and processors). The seed's other
+sources: MEASURE USERDEF counters, SMF 30 steps by report class, SMF 119 connections by port and host;
+and the sizing formulas on the measured FTP, TN3270 and application work.
 
 One warehouse of its own: z/OS system SYSA and NonStop system \\PROD1 from Sunday 2026-01-04 to
 Tuesday 2026-01-06 (two ISO weeks), built with the workload models and what they read."""
@@ -28,7 +30,7 @@ from read_only_db import read_only
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
-MODELS = "+fct_workload_hourly +fct_workload_weekly +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
+MODELS = "+fct_workload_hourly +fct_workload_userdef_hourly +fct_zos_work_hourly +fct_workload_tcp_hourly +fct_workload_weekly +rpt_capacity_sizing_measured +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
 
 
 @pytest.fixture(scope="module")
@@ -140,6 +142,55 @@ def test_nonstop_workloads_follow_the_seed_and_keep_unassigned_work(db):
         ) as t""").fetchone() == (100.0, 100.0)
 
 
+def test_userdef_counters_go_with_the_workloads_of_their_programs(db):
+    # MEASURE USERDEF: the instrumented $PROGS.SERVER1 programs count RESP-TIME and THROUGHPUT; no
+    # `userdef` row is shipped, so each counter takes its program's workload
+    by_counter = db.execute("""
+        select program_file_name, counter_name, sum(counter_value) from intermediate.int_userdef__hourly
+        group by all""").fetchall()
+    want: dict[tuple, float] = defaultdict(float)
+    for program, counter, value in by_counter:
+        want[(workload_of("nonstop", {"userdef": counter, "program": program}), counter)] += value
+    got = db.execute("""
+        select workload, counter_name, sum(counter_value) from marts.fct_workload_userdef_hourly group by all""").fetchall()
+    assert {(w, c): v for w, c, v in got} == dict(want)
+    assert {w for w, _, _ in got} == {"ACCOUNTS", "CUSTOMERS", "ORDERS"}
+    assert {c for _, c, _ in got} == {"RESP-TIME", "THROUGHPUT"}
+
+
+def test_smf30_steps_take_their_report_class_workload_else_their_service_class_one(db):
+    jobs = dict(db.execute("""
+        select distinct job_name, workload from marts.fct_zos_work_hourly where work_type = 'STC'""").fetchall())
+    # RTCPIP names the TCP/IP stack, whose service class SYSSTC no row maps; DDF* (priority 10) wins
+    assert jobs == {"CICSPRD1": "ONLINE", "CICSPRD2": "ONLINE", "DB2PDBM1": "STARTED-TASKS", "DB2PDIST": "DB2-DDF",
+                    "MQP1MSTR": "STARTED-TASKS", "TCPIP": "TCPIP"}
+    pieces = db.execute("""
+        select report_class, service_class, sum(cpu_s) from intermediate.int_zos_work__piece group by all""").fetchall()
+    want: dict[str, float] = defaultdict(float)
+    for report_class, service_class, cpu_s in pieces:
+        want[workload_of("zos", {"report_class": report_class, "service_class": service_class})] += cpu_s
+    got = db.execute("select workload, sum(cpu_s) from marts.fct_zos_work_hourly group by workload").fetchall()
+    assert {w: round(cpu, 6) for w, cpu in got} == {w: round(cpu, 6) for w, cpu in want.items()}
+    assert {"TCPIP", "BATCH", "TSO"} <= want.keys() and "unassigned" not in want
+
+
+def test_tcp_connections_take_the_workload_of_their_port_or_remote_host(db):
+    want: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for plan in plans():
+        for c in plan.connections:
+            port = c.remote_port if c.active_open else c.local_port
+            w = want[workload_of("zos", {"tcp_port": str(port), "host": c.remote_ip})]
+            w[0] += 1
+            w[1] += c.in_bytes
+            w[2] += c.out_bytes
+    got = db.execute("""
+        select workload, sum(connection_count), sum(in_bytes), sum(out_bytes) from marts.fct_workload_tcp_hourly
+        group by workload""").fetchall()
+    assert {w: tuple(v) for w, *v in got} == {w: tuple(v) for w, v in want.items()}
+    # 203.0.113.* is longer than any port, so partners' web and MQ traffic is theirs; IPv6 web work no row names
+    assert want.keys() == {"TN3270", "FTP", "DB2-DDF", "MQ", "PARTNER-LINKS", "unassigned"}
+
+
 def test_characterization_finds_the_few_workloads_that_make_80_percent(db):
     got = db.execute("""
         select workload, cpu_rank, is_major from marts.rpt_workload_characterization
@@ -226,3 +277,40 @@ def test_sizing_report_applies_the_documents_formulas_to_the_measured_workloads(
     # the generated TSO class: 20 transactions a CP second, 50 ms each, 14 a second per processor at 70 %
     assert (got[("SYSA", "TSO")]["cpu_ms_per_transaction"], got[("SYSA", "TSO")]["transactions_per_s_per_cpu"]) == (
         pytest.approx(50, abs=0.1), pytest.approx(14, abs=0.05))
+
+
+def test_sizing_mart_applies_the_formulas_to_the_measured_ftp_tn3270_and_application_work(home, db, capsys):
+    cols = ("ftp_transfers", "ftp_bytes", "ftp_cpu_s", "tn3270_sessions", "tn3270_session_hours", "tn3270_bytes",
+            "tn3270_cpu_s", "mips_per_engine", "application_cpu_ms_per_transaction", "pathlength_ki",
+            "tn3270_terminals_per_processor")
+    got = {(r[0], r[1]): dict(zip(cols, r[2:])) for r in db.execute(f"""
+        select system_id, measured_date, {', '.join(cols)} from marts.rpt_capacity_sizing_measured""").fetchall()}
+    applications = {r["workload"] for r in seed_rows() if r["component"] == "application"}
+    cost: dict[dt.date, list[float]] = defaultdict(lambda: [0.0, 0])
+    for day, workload, cpu_s, tx in db.execute("""
+            select cast(hour_start as date), workload, cpu_s, transactions from marts.fct_workload_hourly
+            where platform = 'zos' and transactions > 0""").fetchall():
+        if workload in applications:
+            cost[day][0] += cpu_s
+            cost[day][1] += tx
+    assert got.keys() == {("SYSA", p.day) for p in plans()}
+    for plan in plans():
+        row = got[("SYSA", plan.day)]
+        # the demo has no FTP or TN3270 report class of its own (the TN3270 server runs in TCPIP): no CPU of them
+        assert (row["ftp_transfers"], row["ftp_bytes"], row["ftp_cpu_s"]) == (
+            len(plan.ftp), sum(t.transfer_bytes for t in plan.ftp), None)
+        assert (row["tn3270_sessions"], row["tn3270_bytes"], row["tn3270_cpu_s"]) == (
+            len(plan.tn3270), sum(t.in_bytes + t.out_bytes for t in plan.tn3270), None)
+        assert row["tn3270_session_hours"] == pytest.approx(
+            sum((t.end - t.start).total_seconds() for t in plan.tn3270) / 3600, abs=0.01)
+        cpu_ms = 1000 * cost[plan.day][0] / cost[plan.day][1]
+        assert row["mips_per_engine"] == 1200  # the seed processor_speeds
+        assert row["application_cpu_ms_per_transaction"] == pytest.approx(round(cpu_ms, 4), abs=1e-4)
+        assert row["pathlength_ki"] == pytest.approx(sizing.pathlength_ki_of_cpu_ms(cpu_ms, 1200), abs=1e-3)
+        assert row["tn3270_terminals_per_processor"] == pytest.approx(
+            sizing.tn3270_terminals_per_processor(0.70, 1200, cpu_ms * 1200), abs=1e-3)
+    # the report prints the mart
+    assert cli.main(["--home", str(home.root), "report", "sizing", "--measured", "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [(r["system_id"], r["measured_date"], r["ftp_bytes"]) for r in printed] == sorted(
+        (s, d.isoformat(), v["ftp_bytes"]) for (s, d), v in got.items())

@@ -34,8 +34,9 @@ with measured as (
     from {{ ref('int_process__hourly') }} as p
     inner join {{ ref('int_workload__entity') }} as e
         on e.platform = 'nonstop'
+        and e.primary_source = 'program'
         and e.primary_name = p.program_file_name
-        and (e.process_name = p.process_name or (e.process_name is null and p.process_name is null))
+        and {{ null_safe_equal('e.secondary_name', 'p.process_name') }}
 ),
 
 hourly as (

@@ -7,16 +7,7 @@
 {%- set growth_factors = var('capacity_whatif_growth', [-0.15, -0.10, 0.10, 0.15]) %}
 
 with resources as (
-    select
-        resource_type,
-        system_name,
-        resource_name,
-        shift,
-        cast(servers as integer) as servers,
-        threshold_pct,
-        current_peak_pct / 100 as utilization
-    from {{ ref('fct_capacity_forecast') }}
-    where current_peak_pct is not null
+    {{ whatif_resources() }}
 ),
 
 growth as (

@@ -12,43 +12,14 @@
 {%- set current_days = var('capacity_current_days', 7) %}
 
 with resources as (
-    select
-        resource_type,
-        system_name,
-        resource_name,
-        shift,
-        cast(servers as integer) as servers,
-        threshold_pct,
-        current_peak_pct / 100 as utilization
-    from {{ ref('fct_capacity_forecast') }}
-    where current_peak_pct is not null
-        and resource_type in ('cpu', 'processor_pool')
+    {{ whatif_resources(['cpu', 'processor_pool']) }}
 ),
 
-recent as (
-    select w.system_name, w.workload, w.cpu_s
-    from {{ ref('fct_workload_hourly') }} as w
-    inner join (
-        select system_name, max(hour_start) as last_hour
-        from {{ ref('fct_workload_hourly') }}
-        group by system_name
-    ) as latest
-        on latest.system_name = w.system_name
-        and w.hour_start > {{ dbt.dateadd('day', -current_days, 'latest.last_hour') }}
-),
-
-shares as (
-    select
-        system_name,
-        workload,
-        sum(cpu_s) / sum(sum(cpu_s)) over (partition by system_name) as share
-    from recent
-    group by system_name, workload
-),
+{{ recent_workload_shares(current_days) }},
 
 workloads as (
     select distinct workload
-    from shares
+    from workload_shares
     {%- if chosen %}
     where workload in ('{{ chosen | join("', '") }}')
     {%- endif %}
@@ -62,7 +33,7 @@ scenarios as (
         resources.utilization * (1 + {{ growth }} * coalesce(shares.share, 0)) as projected_utilization
     from workloads
     cross join resources
-    left join shares
+    left join workload_shares as shares
         on shares.system_name = resources.system_name
         and shares.workload = workloads.workload
 )
@@ -70,22 +41,6 @@ scenarios as (
 select
     workload,
     {{ growth }} * 100 as growth_pct,
-    resource_type,
-    system_name,
-    resource_name,
-    shift,
-    servers,
-    threshold_pct,
     round(100 * share, 4) as workload_share_pct,
-    round(100 * utilization, 4) as current_utilization_pct,
-    round(100 * projected_utilization, 4) as projected_utilization_pct,
-    round({{ mmc_response_factor('servers', 'utilization') }}, 4) as response_factor,
-    round({{ mmc_response_factor('servers', 'projected_utilization') }}, 4) as projected_response_factor,
-    case
-        when projected_utilization >= 1 then 'saturated: demand exceeds capacity, no steady state'
-        when projected_utilization * 100 > threshold_pct then 'above the threshold'
-        when projected_utilization > 0.8 then 'critical: less than 20 % of capacity available'
-        when projected_utilization > 0.7 then 'warning: less than 30 % of capacity available'
-        else 'within capacity'
-    end as assessment
+    {{ whatif_projection_columns() }}
 from scenarios

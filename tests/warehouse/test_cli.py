@@ -131,6 +131,13 @@ def _children(pid: int) -> list[int]:
     return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
+def _runs_dbt(pid: int) -> bool:
+    try:
+        return any(Path(arg.decode()).name == "dbt" for arg in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[:2])
+    except FileNotFoundError:
+        return False
+
+
 def _alive(pid: int) -> bool:
     """Running, not a zombie waiting to be reaped."""
     try:
@@ -152,7 +159,8 @@ def test_dbt_dies_with_perfdb_build(tmp_path):
     perfdb = subprocess.Popen([PERFDB, "--home", str(tmp_path / "home"), "build"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        _wait_for(lambda: _children(perfdb.pid), "dbt to start")
+        # dbt's process takes its group between fork and exec: look once it runs dbt
+        _wait_for(lambda: any(_runs_dbt(c) for c in _children(perfdb.pid)), "dbt to start")
         (dbt,) = _children(perfdb.pid)
         assert os.getpgid(dbt) == dbt != os.getpgid(perfdb.pid)
     finally:
@@ -182,8 +190,11 @@ def test_docs_serves_the_two_sites_and_nothing_else_of_the_home(tmp_path):
         (home.warehouse_dir / site).mkdir()
         (home.warehouse_dir / site / "index.html").write_bytes(text)
     home.db_path.write_bytes(b"not for the web")
+    # Ctrl-C as on a terminal: a process started with SIGINT ignored (a pytest-xdist worker) passes that on,
+    # and Python then never turns SIGINT into KeyboardInterrupt
     proc = subprocess.Popen([PERFDB, "--home", str(home.root), "docs", "--no-generate", "--serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         listed = [proc.stdout.readline() for _ in range(2)]
         assert [line.split(":", 1)[0] for line in listed] == [

@@ -133,5 +133,5 @@
     {%- if raw_strategy == 'touched' -%}
         {{ return(raw_strategy) }}
     {%- endif -%}
-    {{ return(dbt_spark.dbt_spark_validate_get_incremental_strategy(raw_strategy, file_format)) }}
+    {{ return(dbt.dbt_spark_validate_get_incremental_strategy(raw_strategy, file_format)) }}
 {% endmacro %}

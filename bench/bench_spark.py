@@ -2,23 +2,26 @@
 
     .venv/bin/python bench/bench_spark.py                # two weeks of one 16-CPU system, all three forms
     .venv/bin/python bench/bench_spark.py --days 365     # one year: the build comparison of the issue
+    .venv/bin/python bench/bench_spark.py --days 4 --period day   # a quick run: 12 daily files
 
 What it does, each step in its own child process (one Spark driver per process, fresh JVM each time):
 
-1. generates one system (16 CPUs, 100 processes, 20 discs, 4 lines) for ``--days`` days as weekly CSV,
-   binary and MEASCOM files (``perfdb generate measure``);
+1. generates one system (16 CPUs, 100 processes, 20 discs, 4 lines) for ``--days`` days as weekly (or,
+   with ``--period day``, daily) CSV, binary and MEASCOM files (``perfdb generate measure``);
 2. ingests them on the DuckDB path (``perfdb ingest``), then with ``--target spark`` on ``local[1]`` and
    on ``local[2]`` into fresh lakes, and prints files/s and MB/s of each (wall time, JVM start included);
 3. times ``perfdb build`` and ``perfdb build --target spark`` (``local[2]``) on what was ingested.
 
 The parallel fraction p follows from the two Spark ingest times (Amdahl: t2 = t1 (1 - p + p/2)); what
-it predicts for a cluster is worked out in bench/README.md. Inputs go under a temporary directory
+it predicts for 20 nodes (Amdahl: 1 / (1 - p + p/n)) is printed and discussed in bench/README.md. The load
+average is printed before and after: on a shared machine the figures are upper bounds. Inputs go under a temporary directory
 (``--workdir``, ``--keep``). Not a test: nothing here runs in ``make test``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -43,15 +46,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--days", type=int, default=14)
     p.add_argument("--workdir", type=Path)
     p.add_argument("--keep", action="store_true")
+    p.add_argument("--period", choices=("day", "week"), default="week")
     args = p.parse_args(argv)
     work = args.workdir or Path(tempfile.mkdtemp(prefix="perfdb-bench-spark-"))
     try:
         inputs = work / "inputs"
         _timed(["--home", str(inputs), "generate", "measure", "--days", str(args.days), "--cpus", "16",
-                "--processes", "100", "--discs", "20", "--lines", "4", "--forms", "csv,binary,meascom", "--period", "week"])
+                "--processes", "100", "--discs", "20", "--lines", "4", "--forms", "csv,binary,meascom", "--period", args.period])
         files = [f for f in (inputs / "landing").rglob("*") if f.is_file()]
         size_mb = sum(f.stat().st_size for f in files) / 2**20
-        print(f"{len(files)} files, {size_mb:.1f} MB ({args.days} days of one 16-CPU system)")
+        print(f"{len(files)} files, {size_mb:.1f} MB ({args.days} days of one 16-CPU system); "
+              f"load average {os.getloadavg()[0]:.1f}")
         runs = {
             "duckdb": ["ingest", str(inputs / "landing")],
             "spark local[1]": ["ingest", "--target", "spark", "--spark-master", "local[1]", "--lake", str(work / "lake1"),
@@ -66,9 +71,14 @@ def main(argv: list[str] | None = None) -> int:
         t1, t2 = times["spark local[1]"], times["spark local[2]"]
         parallel = max(0.0, min(1.0, 2 * (1 - t2 / t1)))
         print(f"parallel fraction of the Spark ingest (Amdahl, local[1] vs local[2]): {parallel:.2f}")
+        for nodes, cores in ((20, 1), (20, 16)):
+            n = nodes * cores
+            print(f"  predicted speed-up over one core on {nodes} nodes x {cores} cores (n = {n}): "
+                  f"{1 / (1 - parallel + parallel / n):.1f}x")
         duck_home, spark_home = work / "duckdb", work / "spark_local2"
         print(f"build duckdb            {_timed(['--home', str(duck_home), 'build']):7.1f} s")
         print(f"build spark local[2]    {_timed(['--home', str(spark_home), 'build', '--target', 'spark', '--spark-master', 'local[2]']):7.1f} s")
+        print(f"load average {os.getloadavg()[0]:.1f}")
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -241,9 +241,9 @@ def cmd_run(args) -> int:
         elif step.name == "publish":
             print(step.summary, file=sys.stderr)
 
+    home = home_of(args)  # tell() reads it on both targets
     if args.target == "spark":
         return lake_cli.cmd_run(args, _file_progress(args), tell)
-    home = home_of(args)
     nothing = _nothing_to_load(home)
     if nothing:
         print(f"perfdb run: nothing to load: {nothing}", file=sys.stderr)

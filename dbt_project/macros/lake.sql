@@ -3,9 +3,13 @@
     DuckDB: the raw tables are perfdb's own (created from their declarations when the warehouse opens):
     nothing to do. Spark: every source of schema raw is an external Parquet table over its folder of the
     lake, `<lake>/raw/<table>/system=<system>/day=<yyyy-mm-dd>/`, declared with the columns of its source
-    (generated from the parsers' declarations) plus the two partition columns. Dropped and created
-    again (`create if not exists` would keep a stale location; dropping an external table leaves its
-    files), then `msck repair`: partitions that landed since the last run are invisible until then. -#}
+    (generated from the parsers' declarations) plus the two partition columns; the manifest tables
+    (sources without declared columns) take their columns from their files. The session does not keep
+    partitions in the catalog (spark.sql.hive.manageFilesourcePartitions false, profiles.yml): Spark finds
+    a table's partition folders when a query reads it, so partitions that landed since the last run need
+    no `msck repair`, and a table is registered again only when its statement changed (its fingerprint is
+    a table property; one `show table extended` reads them all). Dropping an external table leaves its
+    files. raw.removed_file_days is an empty view: the lake removes no files. -#}
 {% macro register_lake_sources() %}
     {{ return(adapter.dispatch('register_lake_sources')()) }}
 {% endmacro %}
@@ -17,23 +21,44 @@
 {% macro spark__register_lake_sources() %}
     {#- `dbt compile` needs no data: it skips the registration (and so starts no Spark job) -#}
     {%- if execute and flags.WHICH != 'compile' %}
-        {%- set lake = env_var('PERFDB_LAKE') %}
         {%- do run_query('create schema if not exists raw') %}
+        {%- set registered = {} %}
+        {%- for row in run_query("show table extended in raw like '*'") %}
+            {%- do registered.update({row['tableName']: row['information']}) %}
+        {%- endfor %}
         {%- for node in graph.sources.values() if node.schema == 'raw' %}
-            {%- set relation = 'raw.' ~ node.name %}
-            {%- set columns = [] %}
-            {%- for column in node.columns.values() %}
-                {%- do columns.append(column.name ~ ' ' ~ lake_column_type(column.data_type)) %}
-            {%- endfor %}
-            {%- do run_query('drop table if exists ' ~ relation) %}
-            {%- do run_query(
-                'create table ' ~ relation ~ ' (' ~ columns | join(', ') ~ ', system string, day date)'
-                ~ ' using parquet partitioned by (system, day)'
-                ~ " location '" ~ lake ~ '/raw/' ~ node.name ~ "'") %}
-            {%- do run_query('msck repair table ' ~ relation) %}
+            {%- set statement = lake_table_sql(node) %}
+            {%- set fingerprint = local_md5(statement) %}
+            {%- set found = registered.get(node.name) %}
+            {%- if found is not none and fingerprint not in found %}
+                {%- do run_query(('drop view raw.' if 'Type: VIEW' in found else 'drop table raw.') ~ node.name) %}
+            {%- endif %}
+            {%- if found is none or fingerprint not in found %}
+                {%- do run_query(statement.replace('{fingerprint}', fingerprint)) %}
+            {%- endif %}
         {%- endfor %}
     {%- endif %}
     select 1
+{% endmacro %}
+
+{#- The statement that registers a raw source on Spark, `{fingerprint}` standing for its fingerprint. -#}
+{% macro lake_table_sql(node) %}
+    {%- set relation = 'raw.' ~ node.name %}
+    {%- set location = env_var('PERFDB_LAKE') ~ '/raw/' ~ node.name %}
+    {%- set properties = " tblproperties ('perfdb.registered' = '{fingerprint}')" %}
+    {%- if node.name == 'removed_file_days' %}
+        {{- return('create view ' ~ relation ~ properties ~ ' as select cast(null as bigint) as source_file_id,'
+            ~ ' cast(null as string) as system_name, cast(null as date) as day, cast(null as timestamp) as removed_at'
+            ~ ' where false') }}
+    {%- elif not node.columns %}
+        {{- return('create table ' ~ relation ~ " using parquet location '" ~ location ~ "'" ~ properties) }}
+    {%- endif %}
+    {%- set columns = [] %}
+    {%- for column in node.columns.values() %}
+        {%- do columns.append(column.name ~ ' ' ~ lake_column_type(column.data_type)) %}
+    {%- endfor %}
+    {{- return('create table ' ~ relation ~ ' (' ~ columns | join(', ') ~ ', system string, day date)'
+        ~ " using parquet partitioned by (system, day) location '" ~ location ~ "'" ~ properties) }}
 {% endmacro %}
 
 {#- A raw column's type (as the sources declare it, in DuckDB's names) in Spark's names: the Parquet files

@@ -24,6 +24,7 @@ import duckdb
 from ingest import raw_tables
 from ingest.home import Home
 from ingest.lake.layout import Lake
+from ingest.warehouse.database import MANIFEST_DDL
 
 BUILT_SCHEMAS = ("seeds", "intermediate", "marts")
 
@@ -48,26 +49,47 @@ def built_tables(lake: Lake) -> list[tuple[str, str, Path]]:
 
 
 def copy_built(home: SparkHome, lake: Lake) -> Path:
-    """A fresh ``home.db_path`` holding the Spark-built tables, the manifest and the rejects."""
+    """A fresh ``home.db_path`` holding the Spark-built tables, the manifest (with each file's days) and the
+    rejects, and the check history of the copy it replaces: what the last passing check saw is where the
+    next check's slice starts (``quality/slice.py``)."""
     tmp = home.db_path.with_name(home.db_path.name + ".new")
     tmp.unlink(missing_ok=True)
     con = duckdb.connect(str(tmp))
     try:
         con.execute("set TimeZone = 'UTC'")
+        con.execute(MANIFEST_DDL)  # the manifest tables, filled from the lake below
         raw_tables.ensure_raw_tables(con)  # every declared raw table, filled from the lake where it has files
+        manifest = {folder.name for folder in lake.manifest_dirs}
         for folder in sorted(lake.raw.glob("*")) if lake.raw.is_dir() else ():
-            if folder.name not in ("ingest_files", "rejects") and any(folder.rglob("*.parquet")):
-                _append_raw(con, folder)
+            if any(folder.rglob("*.parquet")):
+                if folder.name in manifest:
+                    con.execute(f"insert into raw.{folder.name} by name select * from {_parquet(f'{folder}/*.parquet')}")
+                else:
+                    _append_raw(con, folder)
         for schema, table, folder in built_tables(lake):
             _copy(con, schema, table, f"{folder}/*.parquet")
-        for table, folder in (("ingest_files", lake.manifest_dir), ("rejects", lake.rejects_dir)):
-            if folder.is_dir() and any(folder.glob("*.parquet")):
-                _copy(con, "raw", table, f"{folder}/*.parquet")
+        if home.db_path.exists():
+            _keep_check_history(con, home.db_path)
         con.execute("checkpoint")
     finally:
         con.close()
     os.replace(tmp, home.db_path)
     return home.db_path
+
+
+def _keep_check_history(con: duckdb.DuckDBPyConnection, previous: Path) -> None:
+    con.execute(f"attach '{str(previous).replace(chr(39), chr(39) * 2)}' as previous (read_only)")
+    try:
+        for (table,) in con.execute("select table_name from duckdb_tables() where database_name = 'previous' "
+                                    "and schema_name = 'audit' and table_name like 'validation%'").fetchall():
+            con.execute("create schema if not exists audit")
+            con.execute(f"create table audit.{table} as select * from previous.audit.{table}")
+    finally:
+        con.execute("detach previous")
+
+
+def _parquet(files: str) -> str:
+    return f"read_parquet('{files.replace(chr(39), chr(39) * 2)}')"
 
 
 def _append_raw(con: duckdb.DuckDBPyConnection, folder: Path) -> None:
@@ -84,7 +106,7 @@ def _append_raw(con: duckdb.DuckDBPyConnection, folder: Path) -> None:
 
 def _copy(con: duckdb.DuckDBPyConnection, schema: str, table: str, files: str) -> None:
     con.execute(f"create schema if not exists {schema}")
-    source = f"read_parquet('{files.replace(chr(39), chr(39) * 2)}')"
+    source = _parquet(files)
     columns = con.execute(f"select column_name, column_type from (describe select * from {source})").fetchall()
     # quoted: a Spark column may be named by a DuckDB keyword (this SQL runs on DuckDB only)
     select = ", ".join(

@@ -57,7 +57,7 @@ def cmd_check(args) -> int:
     from quality.runner import print_report
 
     home, lake, _ = _context(args)
-    report = lake_pipeline.validate(home, lake)
+    report = lake_pipeline.validate(home, lake, everything=args.everything)
     print_report(report, quiet=args.json)
     return 0 if report.success else 1
 

@@ -50,6 +50,13 @@ REJECTS_SCHEMA = pa.schema([
 ])
 
 
+FILE_DAYS_SCHEMA = pa.schema([
+    ("source_file_id", pa.int64()),
+    ("system_name", pa.string()),
+    ("day", pa.date32()),
+])
+
+
 def escape_partition_value(value: str) -> str:
     return "".join(f"%{ord(ch):02X}" if ch in _ESCAPED else ch for ch in value)
 
@@ -87,6 +94,17 @@ class Lake:
     @property
     def rejects_dir(self) -> Path:
         return self.raw / "rejects"
+
+    @property
+    def file_days_dir(self) -> Path:
+        """One file per loaded file: the (system, day) pairs of its rows (the DuckDB path's
+        ``raw.ingest_file_days``)."""
+        return self.raw / "ingest_file_days"
+
+    @property
+    def manifest_dirs(self) -> tuple[Path, ...]:
+        """The lake's tables beside the raw data, one Parquet file per loaded file each."""
+        return self.manifest_dir, self.rejects_dir, self.file_days_dir
 
     @property
     def claims_dir(self) -> Path:

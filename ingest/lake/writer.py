@@ -1,6 +1,7 @@
 """One parsed file into the lake: its raw rows partitioned by system and day, its rejects, its manifest row.
 
-Every Parquet file a source file produces is named after its sha256 (``<sha>-<n>.parquet``), written to
+The file's (system, day) pairs go to ``raw/ingest_file_days/<sha256>.parquet`` (what a sliced check and
+a build read to know which days a file touched). Every Parquet file a source file produces is named after its sha256 (``<sha>-<n>.parquet``), written to
 ``<lake>/_staging/<sha>/`` first and then renamed into place, the manifest row last: a reader that sees
 the manifest row sees all of the file's rows, and a retry of the same bytes writes the same names again.
 Timestamps are written as microseconds (Spark refuses nanosecond Parquet timestamps).
@@ -18,7 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ingest.formats.base import SOURCE_FILE_ID, RawTable, Reject
-from ingest.lake.layout import MANIFEST_SCHEMA, REJECTS_SCHEMA, Lake
+from ingest.lake.layout import FILE_DAYS_SCHEMA, MANIFEST_SCHEMA, REJECTS_SCHEMA, Lake
 from ingest.warehouse.database import FileResult
 
 Placement = tuple[str | None, str | None]  # (system, day as yyyy-mm-dd)
@@ -33,6 +34,7 @@ def write_file(lake: Lake, sha: str, file_id: int, parts: list[tuple[RawTable, p
     moves: list[tuple[Path, Path]] = []
     placed = [(table, _read(part)) for table, part in parts]
     default = _first_placement(placed)
+    days: set[Placement] = set()
     for k, (table, rows) in enumerate(placed):
         rows = _stored(rows, file_id)
         for (system, day), piece in _by_partition(table, rows, default):
@@ -40,6 +42,12 @@ def write_file(lake: Lake, sha: str, file_id: int, parts: list[tuple[RawTable, p
             tmp = staging / f"{len(moves):05d}.parquet"
             pq.write_table(piece, tmp, coerce_timestamps="us", allow_truncated_timestamps=False)
             moves.append((tmp, lake.partition_dir(table.name, system, day) / name))
+            if table.placement is not None and system is not None and day is not None:
+                days.add((system, day))
+    if days:
+        tmp = staging / "file_days.parquet"
+        pq.write_table(file_days_table(file_id, days), tmp)
+        moves.append((tmp, lake.file_days_dir / f"{sha}.parquet"))
     now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
     if rejects:
         tmp = staging / "rejects.parquet"
@@ -63,6 +71,15 @@ def manifest_row(file_id: int, sha: str, path: Path, size: int, result: FileResu
         "status": result.status, "error": result.error, "ingested_at": now,
     }
     return pa.Table.from_pylist([row], schema=MANIFEST_SCHEMA)
+
+
+def file_days_table(file_id: int, days: set[Placement]) -> pa.Table:
+    """The (system, day) pairs of a file's rows, as the DuckDB path's ``raw.ingest_file_days`` holds them."""
+    ordered = sorted(days)
+    return pa.table({"source_file_id": pa.array([file_id] * len(ordered), pa.int64()),
+                     "system_name": pa.array([system for system, _ in ordered], pa.string()),
+                     "day": pc.cast(pa.array([day for _, day in ordered], pa.string()), pa.date32())},
+                    schema=FILE_DAYS_SCHEMA)
 
 
 def rejects_table(file_id: int, path: Path, rejects: list[Reject], now: dt.datetime) -> pa.Table:

@@ -21,7 +21,7 @@ BAD_CSV = "not,a,measure,export\n1,2,3\n"
 def _lake_rows(lake: Lake) -> dict[str, int]:
     con = duckdb.connect()
     counts = {}
-    for folder in sorted(p for p in lake.raw.iterdir() if p.name not in ("ingest_files", "rejects")):
+    for folder in sorted(p for p in lake.raw.iterdir() if p not in lake.manifest_dirs):
         counts[folder.name] = con.execute(
             f"select count(*) from read_parquet('{folder}/**/*.parquet', hive_partitioning = true)").fetchone()[0]
     return counts
@@ -73,6 +73,13 @@ def test_spark_tasks_parse_as_the_duckdb_path_does(spark, landing_copy, tmp_path
     manifest = con.execute(f"select status, count(*) from read_parquet('{lake.manifest_dir}/*.parquet') "
                            "group by all order by all").fetchall()
     assert manifest == [("loaded", len(results) - 1), ("rejected", 1)]
+    # each file's (system, day) pairs, as the DuckDB path records them (what a sliced check reads)
+    lake_days = con.execute(f"select system_name, day, count(*) from read_parquet('{lake.file_days_dir}/*.parquet') "
+                            "group by all order by all").fetchall()
+    with connect(home) as duck_con:
+        duck_days = duck_con.execute("select system_name, day, count(*) from raw.ingest_file_days "
+                                     "group by all order by all").fetchall()
+    assert lake_days == duck_days and len(lake_days) > 1
 
     # the same bytes again, under another name too: nothing added
     shutil.copy(landing_copy / "broken.csv", tmp_path / "broken-again.csv")

@@ -57,3 +57,15 @@ def test_the_patterns_catch_what_bit_on_spark():
     assert names >= {"varchar", "trailing comma", "star exclude", "union by name", "double-quoted identifier",
                      "regexp_matches", "regex backslash", "arg_max", "isodow", "list literal"}
     assert findings("select 'it''s \"quoted\" text' as note -- \"comment\"\nfrom t") == []
+
+
+def test_seed_column_types_are_spelled_for_both_engines():
+    """A seed's column_types go into Spark's `create table` as written: `varchar` without a length fails
+    there, `string` works on both."""
+    import yaml
+
+    types = [(f.name, seed["name"], column, kind) for f in sorted((DBT_PROJECT / "seeds").glob("*.yml"))
+             for seed in (yaml.safe_load(f.read_text()) or {}).get("seeds", [])
+             for column, kind in ((seed.get("config") or {}).get("column_types") or {}).items()]
+    assert types  # the seeds do declare types
+    assert [t for t in types if findings(f"select cast(x as {t[3]})")] == []

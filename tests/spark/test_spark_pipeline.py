@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import math
-import os
 import shutil
 from pathlib import Path
 
@@ -86,11 +85,6 @@ def _mart_differences(duck: Path, spark: Path) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    not os.environ.get("PERFDB_SPARK_E2E"),
-    reason="a whole `perfdb run --target spark` builds ~95 models on Spark: 15+ minutes on 2 cores, beyond the "
-           "test budget; set PERFDB_SPARK_E2E=1 to run it (the lake ingest and SQL portability tests always run)",
-)
 def test_spark_publishes_the_marts_duckdb_publishes(small_inputs, tmp_path, capsys):
     homes = {target: Home(tmp_path / target) for target in ("duckdb", "spark")}
     for home in homes.values():

@@ -12,6 +12,7 @@ leaves the machine; a proxy rather than Playwright's request routing, which turn
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -95,6 +96,9 @@ def dashboards(superset) -> list[dict]:
         r = api.get(f"/api/v1/dashboard/{d['id']}/charts")
         r.raise_for_status()
         d["charts"] = r.json()["result"]
+        r = api.get(f"/api/v1/dashboard/{d['id']}")
+        r.raise_for_status()
+        d["native_filters"] = json.loads(r.json()["result"]["json_metadata"])["native_filter_configuration"]
     return sorted(found, key=lambda d: d["slug"])
 
 
@@ -127,6 +131,21 @@ def open_dashboard(page: Page, url: str, expected_charts: int) -> list:
     return responses
 
 
+def first_value_filters(dashboard: dict) -> list[str]:
+    """The columns of the dashboard's select filters that choose their first value by default."""
+    return [
+        f["targets"][0]["column"]["name"]
+        for f in dashboard["native_filters"]
+        if f["filterType"] == "filter_select" and f["controlValues"].get("defaultToFirstItem")
+    ]
+
+
+def filtered_columns(chart_data_response) -> set[str]:
+    """The columns a chart-data request filters on."""
+    body = json.loads(chart_data_response.request.post_data)
+    return {f["col"] for query in body["queries"] for f in query.get("filters", [])}
+
+
 def test_every_dashboard_renders_every_chart_without_errors(page, superset, dashboards, screenshots):
     assert {d["slug"] for d in dashboards} >= {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health"}
     for dashboard in dashboards:
@@ -137,6 +156,11 @@ def test_every_dashboard_renders_every_chart_without_errors(page, superset, dash
         assert len(responses) >= expected, f"{dashboard['slug']}: {len(responses)} chart queries for {expected} charts"
         failed = [(r.url, r.status) for r in responses if r.status != 200]
         assert not failed, f"{dashboard['slug']}: chart queries failed: {failed}"
+        # a filter that picks its first value (System: never NonStop and z/OS averaged together) applies
+        # before any chart queries, not only once the user presses "Apply filters"
+        for column in first_value_filters(dashboard):
+            unfiltered = [r.url for r in responses if "slice_id" in r.url and column not in filtered_columns(r)]
+            assert not unfiltered, f"{dashboard['slug']}: charts queried without the {column} filter: {unfiltered}"
         errors = page.locator(ERROR_PANELS).all_inner_texts()
         assert not errors, f"{dashboard['slug']}: error panels: {errors}"
         for i in range(expected):

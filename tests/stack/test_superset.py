@@ -117,6 +117,22 @@ def test_every_chart_is_on_a_dashboard_and_every_dashboard_filters_by_date(chart
     assert on_dashboards == {c["uuid"] for c in bundle_files("charts")}
 
 
+def test_a_filter_that_picks_its_first_value_applies_before_the_charts_load():
+    # without requiredFirst, Superset 6.1 shows the first value in the filter bar but queries the charts
+    # unfiltered until "Apply filters" is pressed: every system averaged together
+    picking = [
+        (dashboard["slug"], f["name"])
+        for dashboard in bundle_files("dashboards")
+        for f in dashboard["metadata"]["native_filter_configuration"]
+        if f.get("controlValues", {}).get("defaultToFirstItem")
+    ]
+    assert ("perfdb-cpu", "System") in picking and ("perfdb-workloads", "System") in picking
+    for dashboard in bundle_files("dashboards"):
+        for f in dashboard["metadata"]["native_filter_configuration"]:
+            if f.get("controlValues", {}).get("defaultToFirstItem"):
+                assert f.get("requiredFirst") is True, f"{dashboard['slug']}: {f['name']}"
+
+
 def test_the_database_points_at_the_published_file_read_only(superset, perfdb_database, api):
     r = api.get(f"/api/v1/database/{perfdb_database['id']}/connection")
     r.raise_for_status()

@@ -20,6 +20,7 @@ import sys
 import threading
 from pathlib import Path
 
+from duckdb_engine import Dialect as _DuckDBDialect
 from sqlalchemy import event
 from sqlalchemy.pool import Pool
 
@@ -69,6 +70,13 @@ SQL_MAX_ROW = 100_000
 DISPLAY_MAX_ROW = 10_000
 ROW_LIMIT = 50_000
 SAMPLES_ROW_LIMIT = 1_000
+
+
+# Superset writes a filter's values into the SQL as literals. duckdb_engine keeps the PostgreSQL
+# dialect's assumption that a backslash in a literal must be doubled (PostgreSQL asks the server; the
+# engine skips that step), but DuckDB reads '\\PROD1' as two backslashes: a NonStop system's name
+# (\PROD1) chosen in a filter matched no row. DuckDB takes a backslash in a string literal as it is.
+_DuckDBDialect._backslash_escapes = False
 
 
 def _is_duckdb(dbapi_connection) -> bool:

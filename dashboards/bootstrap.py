@@ -12,7 +12,8 @@ Every step is idempotent, so this runs on every start:
 4. the admin user from ``SUPERSET_ADMIN_USERNAME`` (default ``admin``), ``SUPERSET_ADMIN_PASSWORD``
    and ``SUPERSET_ADMIN_EMAIL``, created on the first start; later starts keep its password;
 5. zip the YAML bundle beside this script, with the perfdb database pointed at ``--serving``
-   (read-only, DuckDB external access disabled, configuration locked), and import it: databases,
+   (read-only, DuckDB external access disabled, configuration locked) and the dashboards' filters
+   scoped without chart ids, and import it: databases,
    datasets, charts, then dashboards, each overwriting what an earlier start imported;
 6. start the web server (``gunicorn``, the default: ``--workers`` processes of 8 threads each, what
    ``perfdb serve`` and the docker image run; ``werkzeug``: this process, threaded, for development).
@@ -83,8 +84,25 @@ def bundle_zip(serving: Path) -> bytes:
                     extra.setdefault("engine_params", {})["connect_args"] = DUCKDB_CONNECT_ARGS
                     config["extra"] = extra
                     text = yaml.safe_dump(config, sort_keys=False)
+                elif folder == "dashboards":
+                    text = yaml.safe_dump(without_chart_ids_in_scope(yaml.safe_load(text)), sort_keys=False)
                 zf.writestr(f"{BUNDLE_ROOT}/{path.relative_to(BUNDLE_DIR).as_posix()}", text)
     return buf.getvalue()
+
+
+def without_chart_ids_in_scope(dashboard: dict) -> dict:
+    """The dashboard without the chart ids its filters list as in scope.
+
+    Those are the ids of the Superset that exported the bundle; the import renumbers the charts (in
+    file order, so a chart added to the bundle shifts the others) but keeps these lists as they are, and
+    the browser applies a filter only to the charts its list names. Without a list, a filter applies to
+    every chart of its scope (``scope.rootPath`` less ``scope.excluded``, which the import does renumber).
+    """
+    metadata = dashboard.get("metadata") or {}
+    for native_filter in metadata.get("native_filter_configuration", []):
+        native_filter.pop("chartsInScope", None)
+    (metadata.get("global_chart_configuration") or {}).pop("chartsInScope", None)
+    return dashboard
 
 
 def contents_as(contents: dict[str, str], model_type: str) -> dict[str, str]:
@@ -163,7 +181,12 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("SUPERSET_CONFIG_PATH", str(BUNDLE_DIR / "superset_config.py"))
     home = Path(os.environ.setdefault("SUPERSET_HOME", str(Path.home() / ".superset")))
     home.mkdir(parents=True, exist_ok=True)
-    serving = args.serving.resolve()
+    # absolute, but not resolved: serving.duckdb is a link that each publish points at the other slot,
+    # and Superset must follow it on every query, not stay on the slot it pointed at when this started
+    serving = Path(os.path.abspath(args.serving))
+    # the chart-data cache keys its entries by the file this link points at (superset_config.py);
+    # gunicorn's workers inherit it
+    os.environ["PERFDB_SERVING"] = str(serving)
     if not serving.exists():
         print(
             f"perfdb superset: warning: {serving} does not exist yet; charts fail until `perfdb publish` writes it",

@@ -105,7 +105,8 @@ def free_port() -> int:
 
 
 def copy_home(source: Home, target: Path) -> Home:
-    shutil.copytree(source.root, target, ignore=shutil.ignore_patterns("dbt_logs", "dbt_target", "landing"))
+    # symlinks=True: serving.duckdb stays a link to its slot, as `perfdb publish` leaves it
+    shutil.copytree(source.root, target, symlinks=True, ignore=shutil.ignore_patterns("dbt_logs", "dbt_target", "landing"))
     return Home(target).create()
 
 

@@ -2,24 +2,29 @@
 
 Each dashboard must render every chart it lays out (a canvas, SVG, table or big number, or
 Superset's "no results" state for an empty source) with no error panel, every chart with axes names
-both of them, and a dashboard loads (every chart drawn) within LOAD_BUDGET_S once the browser has
-Superset's scripts cached. Its screenshot goes to a
+both of them, and a dashboard's first view after a publish loads (every chart drawn) within
+LOAD_BUDGET_S once the browser has Superset's scripts cached. Its screenshot goes to a
 temporary folder, or, with PERFDB_UPDATE_SCREENSHOTS=1, to docs/screenshots/<slug>.png for the README
 (so an ordinary test run never rewrites committed files). The page may load only from the Superset
-under test: every other request (fonts, telemetry, map tiles) is refused, so nothing leaves the machine.
+under test: every other host is sent to a proxy that refuses (fonts, telemetry, map tiles), so nothing
+leaves the machine; a proxy rather than Playwright's request routing, which turns the browser's cache off.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import socket
 import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
 import superset_stack
+from ingest.warehouse.serving import publish
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "docs" / "screenshots"
@@ -28,11 +33,11 @@ CHROMIUM_FLAGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 RENDER_TIMEOUT_MS = 120_000
-# The goal is 3 s per dashboard with the demo data; measured on a quiet 2-core machine with gunicorn
-# (2 workers) it is 5.3-7.9 s today and 10.4 s with another test run beside it, so this guards against
-# regressions (twice the loaded figure) until the charts' queries are made cheaper (a cache keyed by the
-# published warehouse, fewer charts per tab)
-LOAD_BUDGET_S = 20.0
+# The goal is 3 s. The first view after a publish, scripts cached, measured 4.9-11.3 s per dashboard on
+# the 2-core test machine beside two other test runs (load average 20-27; docs/stack.md), seen again
+# (chart answers cached) 3.9-8.9 s; 3.4-8.8 s and 3.0-5.8 s beside one. The budget keeps a third above
+# the worst of those
+LOAD_BUDGET_S = 15.0
 ERROR_PANELS = ".ant-alert-error, [data-test='error-message'], .alert-danger"
 CHART = "[data-test='chart-grid-component']"  # a chart's card; markdown cards have none
 LOADING = "[data-test='loading-indicator'], .loading"
@@ -63,16 +68,19 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="module")
-def page(superset, chromium_path):
+def refusing_proxy():
+    """A localhost port bound but never listening: a connection to it is refused at once."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield f"http://127.0.0.1:{s.getsockname()[1]}"
+
+
+@pytest.fixture(scope="module")
+def page(superset, chromium_path, refusing_proxy):
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS)
+        # Chromium never sends loopback addresses (the Superset under test) through a proxy
+        browser = p.chromium.launch(executable_path=chromium_path, args=[*CHROMIUM_FLAGS, f"--proxy-server={refusing_proxy}"])
         context = browser.new_context(viewport={"width": 1600, "height": 2400}, device_scale_factor=1)
-        context.route(
-            "**/*",
-            lambda route: route.continue_()
-            if route.request.url.startswith((superset.url, "data:", "blob:"))
-            else route.abort(),
-        )
         page = context.new_page()
         page.set_default_timeout(RENDER_TIMEOUT_MS)
         page.goto(f"{superset.url}/login/")
@@ -92,6 +100,9 @@ def dashboards(superset) -> list[dict]:
         r = api.get(f"/api/v1/dashboard/{d['id']}/charts")
         r.raise_for_status()
         d["charts"] = r.json()["result"]
+        r = api.get(f"/api/v1/dashboard/{d['id']}")
+        r.raise_for_status()
+        d["native_filters"] = json.loads(r.json()["result"]["json_metadata"])["native_filter_configuration"]
     return sorted(found, key=lambda d: d["slug"])
 
 
@@ -124,6 +135,21 @@ def open_dashboard(page: Page, url: str, expected_charts: int) -> list:
     return responses
 
 
+def first_value_filters(dashboard: dict) -> list[str]:
+    """The columns of the dashboard's select filters that choose their first value by default."""
+    return [
+        f["targets"][0]["column"]["name"]
+        for f in dashboard["native_filters"]
+        if f["filterType"] == "filter_select" and f["controlValues"].get("defaultToFirstItem")
+    ]
+
+
+def filtered_columns(chart_data_response) -> set[str]:
+    """The columns a chart-data request filters on."""
+    body = json.loads(chart_data_response.request.post_data)
+    return {f["col"] for query in body["queries"] for f in query.get("filters", [])}
+
+
 def test_every_dashboard_renders_every_chart_without_errors(page, superset, dashboards, screenshots):
     assert {d["slug"] for d in dashboards} >= {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health"}
     for dashboard in dashboards:
@@ -134,6 +160,11 @@ def test_every_dashboard_renders_every_chart_without_errors(page, superset, dash
         assert len(responses) >= expected, f"{dashboard['slug']}: {len(responses)} chart queries for {expected} charts"
         failed = [(r.url, r.status) for r in responses if r.status != 200]
         assert not failed, f"{dashboard['slug']}: chart queries failed: {failed}"
+        # a filter that picks its first value (System: never NonStop and z/OS averaged together) applies
+        # before any chart queries, not only once the user presses "Apply filters"
+        for column in first_value_filters(dashboard):
+            unfiltered = [r.url for r in responses if "slice_id" in r.url and column not in filtered_columns(r)]
+            assert not unfiltered, f"{dashboard['slug']}: charts queried without the {column} filter: {unfiltered}"
         errors = page.locator(ERROR_PANELS).all_inner_texts()
         assert not errors, f"{dashboard['slug']}: error panels: {errors}"
         for i in range(expected):
@@ -168,15 +199,30 @@ def test_every_chart_with_axes_names_them(dashboards):
 
 
 def test_every_dashboard_loads_within_the_budget(page, superset, dashboards):
-    times = {}
+    urls = {d["slug"]: f"{superset.url}/superset/dashboard/{d['slug']}/?standalone=1" for d in dashboards}
+    for dashboard in dashboards:  # Superset's scripts and styles into the browser's cache
+        open_dashboard(page, urls[dashboard["slug"]], len(dashboard["charts"]))
+    # the same warehouse published again: Superset's chart-data cache, keyed by the published file, is
+    # empty for it, as it is for the first analyst after the nightly publish
+    publish(superset.home)
+    first, again = {}, {}
     for dashboard in dashboards:
-        url = f"{superset.url}/superset/dashboard/{dashboard['slug']}/?standalone=1"
-        open_dashboard(page, url, len(dashboard["charts"]))  # scripts and styles into the browser's cache
-        started = time.monotonic()
-        open_dashboard(page, url, len(dashboard["charts"]))
-        times[dashboard["slug"]] = round(time.monotonic() - started, 2)
-    slow = {slug: seconds for slug, seconds in times.items() if seconds > LOAD_BUDGET_S}
-    assert not slow, f"dashboards slower than {LOAD_BUDGET_S} s: {slow} (all: {times})"
+        for times in (first, again):
+            started = time.monotonic()
+            open_dashboard(page, urls[dashboard["slug"]], len(dashboard["charts"]))
+            times[dashboard["slug"]] = round(time.monotonic() - started, 2)
+    print(f"dashboard load, first view after a publish: {first}; seen again (cached chart data): {again}")
+    slow = {slug: seconds for slug, seconds in first.items() if seconds > LOAD_BUDGET_S}
+    assert not slow, f"dashboards slower than {LOAD_BUDGET_S} s on their first view: {slow} (all: {first})"
+
+
+def test_the_page_reaches_no_other_host(page):
+    other = page.context.new_page()
+    try:
+        with pytest.raises(PlaywrightError, match="ERR_PROXY_CONNECTION_FAILED"):
+            other.goto("http://192.0.2.1/", timeout=30_000)  # TEST-NET-1: never a real host
+    finally:
+        other.close()
 
 
 def test_the_data_health_dashboard_shows_the_validation_history(dashboards):

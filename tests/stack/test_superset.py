@@ -117,6 +117,22 @@ def test_every_chart_is_on_a_dashboard_and_every_dashboard_filters_by_date(chart
     assert on_dashboards == {c["uuid"] for c in bundle_files("charts")}
 
 
+def test_a_filter_that_picks_its_first_value_applies_before_the_charts_load():
+    # without requiredFirst, Superset 6.1 shows the first value in the filter bar but queries the charts
+    # unfiltered until "Apply filters" is pressed: every system averaged together
+    picking = [
+        (dashboard["slug"], f["name"])
+        for dashboard in bundle_files("dashboards")
+        for f in dashboard["metadata"]["native_filter_configuration"]
+        if f.get("controlValues", {}).get("defaultToFirstItem")
+    ]
+    assert ("perfdb-cpu", "System") in picking and ("perfdb-workloads", "System") in picking
+    for dashboard in bundle_files("dashboards"):
+        for f in dashboard["metadata"]["native_filter_configuration"]:
+            if f.get("controlValues", {}).get("defaultToFirstItem"):
+                assert f.get("requiredFirst") is True, f"{dashboard['slug']}: {f['name']}"
+
+
 def test_the_database_points_at_the_published_file_read_only(superset, perfdb_database, api):
     r = api.get(f"/api/v1/database/{perfdb_database['id']}/connection")
     r.raise_for_status()
@@ -241,6 +257,49 @@ def test_validation_history_shows_the_demo_check(superset, api, charts):
     assert results == expectations
     failing = chart_result(api, by_name["Failing expectations of the latest run"])
     assert failing["rowcount"] == 0 and failing["data"] == []
+
+
+def chart_result_for_system(api, chart_id: int, system: str) -> dict:
+    """The chart's rows for one system, as the dashboard's required System filter asks for them."""
+    query_context = chart_query(api, chart_id)
+    for query in query_context["queries"]:
+        query["filters"].append({"col": "system_name", "op": "IN", "val": [system]})
+    r = api.post("/api/v1/chart/data", json=query_context)
+    assert r.status_code == 200, r.text[:2000]
+    [result] = r.json()["result"]
+    return result
+
+
+def test_the_workloads_dashboard_shows_shares_of_100_and_explains_a_missing_forecast_check(superset, api, charts):
+    by_name = {c["slice_name"]: c["id"] for c in charts}
+    share = chart_result_for_system(api, by_name["Share of CPU by workload"], "\\PROD1")
+    per_day: dict = {}
+    for row in share["data"]:
+        per_day[row["shift_date"]] = per_day.get(row["shift_date"], 0) + row["cpu_share_pct"]
+    [(days, workloads)] = serving_rows(
+        superset.home,
+        "select count(distinct shift_date), count(distinct workload) from marts.fct_workload_shift where system_name = '\\PROD1'",
+    )
+    assert len(per_day) == days == 60 and share["rowcount"] == days * workloads
+    assert all(total == pytest.approx(100) for total in per_day.values())
+
+    cost = chart_result_for_system(api, by_name["Cost per transaction by component"], "SYSA")
+    [(components, total_ms)] = serving_rows(
+        superset.home,
+        "select count(distinct component), sum(cpu_ms_per_transaction) from marts.rpt_workload_cost_per_transaction "
+        "where system_name = 'SYSA'",
+    )
+    assert len({row["component"] for row in cost["data"]}) == components > 1
+    assert sum(row["cpu_ms_per_transaction"] for row in cost["data"]) == pytest.approx(total_ms)
+
+    # the demo warehouse was built once: no kept forecast has reached its target day, and the table says so
+    [(compared,)] = serving_rows(
+        superset.home, "select count(*) from marts.rpt_capacity_forecast_accuracy where system_name = '\\PROD1'"
+    )
+    assert compared == 0
+    [row] = chart_result_for_system(api, by_name["Forecast vs actual"], "\\PROD1")["data"]
+    assert row["note"].startswith("No forecast of this system has reached its target day yet")
+    assert row["projected_pct"] is None and row["actual_pct"] is None
 
 
 # -- SQL Lab cannot escape the warehouse --------------------------------------------------------------
@@ -399,6 +458,15 @@ def test_publishing_a_new_warehouse_while_superset_runs_shows_the_new_data(super
         original.unlink()
         publish(home)
     assert exceptions_shown() == before
+
+
+def test_a_chart_answer_is_cached_until_the_next_publish(superset, api, charts):
+    [chart] = [c for c in charts if c["slice_name"] == "Threshold exceptions"]
+    chart_result(api, chart["id"])
+    assert chart_result(api, chart["id"])["is_cached"]
+    publish(superset.home)  # the same warehouse published again: another file behind serving.duckdb
+    assert not chart_result(api, chart["id"])["is_cached"]
+    assert chart_result(api, chart["id"])["is_cached"]
 
 
 # -- refusing to start without secrets ----------------------------------------------------------------

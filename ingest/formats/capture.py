@@ -143,11 +143,17 @@ class Capture:
         self.unparsed.append((offset, reason))
 
     @cached_property
-    def lines(self) -> list[str]:
+    def raw_lines(self) -> list[str]:
+        """The lines as printed (an unparsed line is kept in this form)."""
         lines = self.text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         return [ln.rstrip("\r") for ln in lines]
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The lines a parser reads: ``raw_lines`` less the indent that all of them share."""
+        return dedent(self.raw_lines)
 
     def line_no(self, offset: int) -> int:
         return self.first_line + offset
@@ -223,7 +229,7 @@ class CounterSink:
             values: Sequence[float | None], texts: Sequence[str | None] | None = None) -> None:
         """One capture's values (and text values, if any) in its layout's order, and its unparsed lines."""
         self.runs.append(_Run(layout, (cap,), command, source_format, values, texts))
-        self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.lines[at], why) for at, why in cap.unparsed)
+        self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.raw_lines[at], why) for at, why in cap.unparsed)
         self.rows += layout.size + len(cap.unparsed)
 
     def add_group(self, caps: Sequence[Capture], command: str, source_format: str, layout: Layout,
@@ -404,6 +410,24 @@ def _last_header_start(buf: bytes) -> int:
 
 
 PROMPT_RE = re.compile(r"^.{0,80}?[$#>%]\s*(?:netstat|onetstat|entstat|snaadmin)\b")
+
+
+def dedent(lines: list[str]) -> list[str]:
+    """The lines less the leading blanks every non-blank one starts with. Output pasted into a mail, a
+    wiki page or a source comment comes indented as a whole (``    OSTYPE:AIX`` / ``    icmp:`` / ``
+    <TAB>4069305 calls to icmp_error``); without its common indent it reads as the command printed it,
+    section titles at column 0, and the relative indents that nest its lines are unchanged."""
+    body = [ln for ln in lines if ln.strip()]
+    if not body or body[0][:1] not in (" ", "\t"):
+        return lines
+    width = len(body[0]) - len(body[0].lstrip(" \t"))
+    prefix = body[0][:width]
+    for ln in body[1:]:
+        while not ln.startswith(prefix):
+            prefix = prefix[:-1]
+        if not prefix:
+            return lines
+    return [ln[len(prefix):] if ln.startswith(prefix) else ln.lstrip(" \t") for ln in lines]
 
 
 def is_noise(line: str) -> bool:

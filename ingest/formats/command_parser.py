@@ -27,6 +27,7 @@ from ingest.formats.capture import (
     Counter,
     CounterSink,
     Segment,
+    dedent,
     file_name_info,
     iter_blocks,
     parse_iso_time,
@@ -57,7 +58,7 @@ class CommandParser:
 
     def sniff(self, head: bytes, name: str) -> bool:
         text = head.decode("utf-8", "replace").replace("\r\n", "\n")
-        lines = [ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+        lines = dedent([ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")])
         return self.matches(lines[: self.sniff_lines])
 
     # -- per capture ---------------------------------------------------------------------------------
@@ -229,7 +230,7 @@ def _apply_header(cap: Capture, header: str) -> None:
 def _content_lines(cap: Capture) -> list[str]:
     """The first non-blank, non-comment lines: enough to recognise the command (without splitting a long text)."""
     head = cap.text[:2048].replace("\r", "").split("\n")
-    return [ln for ln in head if ln.strip() and not ln.lstrip().startswith("#")][: CommandParser.sniff_lines]
+    return dedent([ln for ln in head if ln.strip() and not ln.lstrip().startswith("#")])[: CommandParser.sniff_lines]
 
 
 def command_parsers() -> list[CommandParser]:

@@ -399,7 +399,7 @@ def _shape(cap: Capture, counters: list[Counter], layout: Layout, body: bytes) -
     at_line = {c.offset: c for c in counters}
     value_runs: list[int] = []
     line_start = 0
-    for i, line in enumerate(cap.lines):
+    for i, line in enumerate(cap.raw_lines):  # positions in the bytes: the lines as printed
         counter = at_line.get(i)
         if counter is not None:
             stripped = line.strip()

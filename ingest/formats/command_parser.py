@@ -50,6 +50,7 @@ class CommandParser:
     version = "2"
     priority = 40
     sniff_lines = 40
+    each_counter_once = False  # True: a counter given twice in one capture keeps its second line unparsed
 
     # -- content recognition ---------------------------------------------------------------------
 
@@ -86,7 +87,8 @@ class CommandParser:
         if not counters:
             raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
         require_time_and_host(cap)
-        sink.add_counters(cap, cap.command or self.command, self.format, plausible(cap, counters))
+        counters = plausible(cap, counters, self.each_counter_once)
+        sink.add_counters(cap, cap.command or self.command, self.format, counters)
 
     # -- per file ----------------------------------------------------------------------------------------
 
@@ -99,14 +101,21 @@ class CommandParser:
         yield from run.sink.flush()
 
 
-def plausible(cap: Capture, counters: list) -> list:
+def plausible(cap: Capture, counters: list, once: bool = False) -> list:
     """The counters less those whose value no counter can have, whose lines are kept as unreadable (the rest of
     the capture loads, as for any line a parser cannot read): a number beyond the range of a double (printed
-    with hundreds of digits) and a cumulative counter (kind ``counter``) below 0."""
+    with hundreds of digits), a cumulative counter (kind ``counter``) below 0, and, for a command that prints
+    each counter once (``once``: protocol statistics), a second value of a counter the capture already gave
+    (same section, entity and name: a release that prints one label twice, or a layout the parser cannot
+    nest), which would count it twice."""
     kept, skipped = [], set()
+    first_line: dict[tuple, int] = {}
     for c in counters:
         reason = None
-        if c.value is not None and not math.isfinite(c.value):
+        seen = first_line.setdefault((c.section, c.entity, c.name), c.offset) if once else c.offset
+        if seen != c.offset:
+            reason = f"'{c.counter}': counter {c.name} already given on line {cap.line_no(seen)} of this capture"
+        elif c.value is not None and not math.isfinite(c.value):
             reason = f"'{c.counter}': expected a number a double can hold, found one beyond its range"
         elif c.value is not None and c.kind == "counter" and c.value < 0:
             reason = f"'{c.counter}': expected a cumulative counter, never negative, found {c.value:g}"

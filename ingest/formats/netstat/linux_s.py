@@ -255,6 +255,7 @@ class CachedShape:
 class LinuxNetstatS(CommandParser):
     format = "netstat.linux_s"
     command = "netstat -s"
+    each_counter_once = True
     version = "3"
     priority = 40
 
@@ -355,7 +356,7 @@ class LinuxNetstatS(CommandParser):
         if not counters:
             raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
         require_time_and_host(cap)
-        counters = plausible(cap, counters)
+        counters = plausible(cap, counters, self.each_counter_once)
         layout = sink.layout(counters)
         body = cap.text.encode()
         # a capture with unread lines is not a template: the bulk path would not keep its lines

@@ -152,8 +152,15 @@ class Capture:
 
     @cached_property
     def lines(self) -> list[str]:
-        """The lines a parser reads: ``raw_lines`` less the indent that all of them share."""
-        return dedent(self.raw_lines)
+        """The lines a parser reads: ``raw_lines`` less the indent that all of them share. A line with a NUL
+        byte (a copy damaged on the way: a crashed writer's zero padding, a transfer error) is no text a
+        command printed: it is kept unparsed as it came, and its parser sees a blank line."""
+        lines = list(self.raw_lines)
+        for at, line in enumerate(lines):
+            if "\x00" in line:
+                self.skip(at, "a NUL byte in the line: a damaged copy, no command prints one")
+                lines[at] = ""
+        return dedent(lines)
 
     def line_no(self, offset: int) -> int:
         return self.first_line + offset
@@ -450,7 +457,7 @@ def snake(label: str) -> str:
 
 def split_captures_at(cap: Capture, starts: list[int]) -> list[Capture]:
     """Cut a segment into captures at the given line offsets (each a capture's first line)."""
-    lines = cap.lines
+    lines = cap.raw_lines  # each capture's text as printed: its own lines, indent and damage are its own
     if not starts or starts[0] != 0:
         starts = [0, *starts]
     out = []

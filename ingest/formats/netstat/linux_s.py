@@ -59,7 +59,7 @@ import re
 import numpy as np
 
 from ingest.formats.capture import Capture, CaptureError, Counter, CounterSink, Layout, Segment, is_noise, snake
-from ingest.formats.command_parser import CommandParser, plausible, require_time_and_host
+from ingest.formats.command_parser import COUNTER_LIMIT, CommandParser, plausible, require_time_and_host
 
 # printed text (number as '#') -> kernel MIB name, per section; old and new net-tools spellings
 MIB_BY_TEXT: dict[str, dict[str, str]] = {
@@ -271,8 +271,11 @@ class LinuxNetstatS(CommandParser):
         subtitle: str | None = None
         subtitle_indent = 0
         tcp_unread = False  # a Tcp line that could not be read explains a missing Tcp counter
-        for i, raw in enumerate(cap.lines):
+        lines = cap.lines
+        damaged = {at for at, _ in cap.unparsed}  # kept unparsed as the lines were read (a NUL byte)
+        for i, raw in enumerate(lines):
             if is_noise(raw):
+                tcp_unread |= section == "Tcp" and i in damaged
                 continue
             if raw[0] not in " \t":
                 m = SECTION_RE.match(raw)
@@ -342,8 +345,8 @@ class LinuxNetstatS(CommandParser):
             if shape.label_runs.size:
                 at = np.minimum(first[members][:, None] + shape.label_runs, len(numbers) - 1)
                 ok &= (numbers[at] == shape.label_values).all(axis=1)
-            if ok.any():  # a number too long for a double is read the ordinary way, which keeps its line
-                ok[ok] = np.isfinite(numbers[first[members[ok]][:, None] + shape.value_runs]).all(axis=1)
+            if ok.any():  # a number of 2^64 or more is read the ordinary way, which keeps its line
+                ok[ok] = (numbers[first[members[ok]][:, None] + shape.value_runs] < COUNTER_LIMIT).all(axis=1)
             good = members[ok]
             if good.size:
                 values = numbers[first[good][:, None] + shape.value_runs].ravel()

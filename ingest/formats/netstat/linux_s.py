@@ -345,8 +345,8 @@ class LinuxNetstatS(CommandParser):
             if shape.label_runs.size:
                 at = np.minimum(first[members][:, None] + shape.label_runs, len(numbers) - 1)
                 ok &= (numbers[at] == shape.label_values).all(axis=1)
-            if ok.any():  # a number of 2^64 or more is read the ordinary way, which keeps its line
-                ok[ok] = (numbers[first[members[ok]][:, None] + shape.value_runs] < COUNTER_LIMIT).all(axis=1)
+            if ok.any():  # a number beyond 2^64 is read the ordinary way, which keeps its line
+                ok[ok] = (numbers[first[members[ok]][:, None] + shape.value_runs] <= COUNTER_LIMIT).all(axis=1)
             good = members[ok]
             if good.size:
                 values = numbers[first[good][:, None] + shape.value_runs].ravel()

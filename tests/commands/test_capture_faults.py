@@ -1,0 +1,165 @@
+"""Captures as they arrive from real machines, damaged on the way: each fault gives its documented outcome
+(docs/commands.md, "A line the parser does not understand") and never a traceback:
+
+* CRLF line ends: the same values and unparsed lines as the LF original;
+* a truncated last line, NUL bytes (inside a line, or a crashed writer's zero padding), a non-UTF-8 byte,
+  a number beyond any 64-bit counter: that line kept in raw.command_unparsed_lines with its number and
+  why, every other value as in the clean capture;
+* a Tcp section cut short: the capture rejected, the reject naming the file and the line;
+* an empty file, a file that is only a banner: the file rejected with a message saying what was expected.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from command_helpers import GOLDEN, parse_file
+from ingest.formats import registry
+from ingest.formats.base import FormatError, ParseContext
+from ingest.warehouse import loading
+from ingest.warehouse.database import describe_reject
+from ingest.warehouse.staging import StagedBatches
+
+LINUX_S = GOLDEN / "linux/devbox__netstat-s__20261121T063246.out"
+NAME = "web01__netstat-s__20260105T100000.out"  # time and host from the name
+
+
+def _values(rows):
+    return {(r["record_ordinal"], r["line_number"], r["section"], r["entity"], r["counter_name"]): (r["value"], r["text_value"])
+            for r in rows}
+
+
+def _write(tmp_path, data: bytes, name: str = NAME):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def _load(path, fmt: str | None = None):
+    """The file through the loader's own parse step (as ``perfdb ingest`` runs it): its result or its error."""
+    data = path.read_bytes()
+    parser = registry.by_format(fmt) if fmt else registry.sniff(data[:loading.SNIFF_BYTES], path.name)
+    ctx = ParseContext(path=path)
+    staging = path.parent / "staging"
+    staging.mkdir()
+    try:
+        return loading.parse_file(path, len(data), parser, ctx, StagedBatches(staging, 1 << 24)), ctx
+    except FormatError as e:
+        return e, ctx
+
+
+def _without(clean_rows, line: int):
+    return {k: v for k, v in _values(clean_rows).items() if k[1] != line}
+
+
+@pytest.mark.parametrize("name", [
+    "linux/devbox__netstat-s__20261121T063246.out",
+    "linux/insights_rhel__netstat-i__20170101T000000.out",
+    "bsd/genie_junos__show-system-statistics__20200101T000000.out",
+    "aix/snapper_ent22_sea__netstat-v__20151225T000000.out",
+    "aix/aixdoc__netstat-m__20260105T100000.out",
+    "zos/zos1_netstat_stats.out",
+    "vse/vse1_console.out",
+    "vtam/zos1_bfruse_complete_pools.out",
+    "sna/csaix1_session.out",
+])
+def test_crlf_line_ends_give_the_values_and_unparsed_lines_of_the_lf_capture(tmp_path, name):
+    source = GOLDEN / name
+    _, clean_ctx, clean_rows, clean_unparsed = parse_file(source)
+    damaged = _write(tmp_path, source.read_bytes().replace(b"\n", b"\r\n"), source.name)
+    _, ctx, rows, unparsed = parse_file(damaged)
+    assert _values(rows) == _values(clean_rows) and len(rows) == len(clean_rows)
+    assert [(u["line_number"], u["line_text"]) for u in unparsed] == [(u["line_number"], u["line_text"]) for u in clean_unparsed]
+    assert len(ctx.rejects) == len(clean_ctx.rejects)
+
+
+def test_a_last_line_cut_short_is_kept_and_every_other_value_loads(tmp_path):
+    # the RHEL 3 capture ends in '   TCPMemoryPressures: 0' (line 64), cut here inside its label
+    source = GOLDEN / "linux/lkml_lnas4__netstat-s__20040924T111107.out"
+    text = source.read_bytes()
+    path = _write(tmp_path, text[: text.rindex(b"Pressures")], source.name)
+    _, ctx, rows, unparsed = parse_file(path)
+    _, _, clean_rows, _ = parse_file(source)
+    assert not ctx.rejects
+    assert [(u["line_number"], u["line_text"]) for u in unparsed][-1] == (64, "   TCPMemory")
+    assert _values(rows) == _without(clean_rows, 64)
+
+
+def test_a_tcp_section_cut_short_rejects_the_capture_naming_file_and_line(tmp_path):
+    lines = LINUX_S.read_text().split("\n")
+    cut = lines.index("Tcp:") + 4  # the title and three counters: 'segments received' and the rest missing
+    path = _write(tmp_path, "\n".join(lines[:cut]).encode())
+    result, ctx = _load(path)
+    assert result.records_loaded == 0 and len(ctx.rejects) == 1
+    message = describe_reject(path, ctx.rejects[0])
+    assert message.startswith(f"{path}: line {cut}: ") and "truncated capture" in message and "InSegs" in message
+
+
+def test_a_nul_byte_inside_a_line_keeps_that_line_and_the_capture_loads(tmp_path):
+    text = LINUX_S.read_bytes()
+    line = text[: text.index(b" segments received")].count(b"\n") + 1
+    path = _write(tmp_path, text.replace(b" segments received", b" segments re\x00ceived", 1))
+    _, ctx, rows, unparsed = parse_file(path)
+    _, _, clean_rows, _ = parse_file(LINUX_S)
+    assert not ctx.rejects  # the Tcp section is not 'cut short': its unreadable line explains the gap
+    assert [(u["line_number"], "NUL byte" in u["reason"]) for u in unparsed] == [(line, True)]
+    assert unparsed[0]["line_text"].endswith("segments re\x00ceived")
+    assert _values(rows) == _without(clean_rows, line)
+
+
+def test_zero_padding_after_the_capture_is_one_kept_line(tmp_path):
+    path = _write(tmp_path, LINUX_S.read_bytes() + b"\x00" * 4096)
+    _, ctx, rows, unparsed = parse_file(path)
+    _, _, clean_rows, _ = parse_file(LINUX_S)
+    assert not ctx.rejects and _values(rows) == _values(clean_rows)
+    assert [(u["line_text"], "NUL byte" in u["reason"]) for u in unparsed] == [("\x00" * 4096, True)]
+
+
+def test_a_non_utf8_byte_in_a_banner_is_kept_and_the_values_load(tmp_path):
+    path = _write(tmp_path, b"Netzwerkstatistik f\xfcr web01\n" + LINUX_S.read_bytes())
+    _, ctx, rows, unparsed = parse_file(path)
+    _, _, clean_rows, _ = parse_file(LINUX_S)
+    assert not ctx.rejects
+    assert [(u["line_number"], u["line_text"]) for u in unparsed] == [(1, "Netzwerkstatistik f\ufffdr web01")]
+    assert {(k[0], k[1] - 1, *k[2:]): v for k, v in _values(rows).items()} == _values(clean_rows)
+
+
+@pytest.mark.parametrize("number, kept", [
+    ("9223372036854775808", True),  # 2^63: beyond int64, yet a 64-bit unsigned counter can hold it
+    ("18446744073709551615", True),  # 2^64 - 1: the largest such counter
+    ("99999999999999999999999", False),  # beyond any 64-bit counter: a damaged line
+    ("9" * 400, False),  # beyond a double
+])
+def test_a_huge_number_loads_only_where_a_64_bit_counter_can_hold_it(tmp_path, number, kept):
+    text = LINUX_S.read_text()
+    old = next(ln for ln in text.split("\n") if ln.endswith(" total packets received"))
+    line = text.split("\n").index(old) + 1
+    path = _write(tmp_path, text.replace(old, f"    {number} total packets received", 1).encode())
+    _, ctx, rows, unparsed = parse_file(path)
+    _, _, clean_rows, _ = parse_file(LINUX_S)
+    assert not ctx.rejects
+    got = {r["line_number"]: r["value"] for r in rows if r["counter_name"] == "ip_in_receives"}
+    if kept:
+        assert got == {line: float(number)} and not unparsed
+    else:
+        assert got == {} and [u["line_number"] for u in unparsed] == [line]
+        assert "64-bit counter" in unparsed[0]["reason"] or "double" in unparsed[0]["reason"]
+    assert {k: v for k, v in _values(rows).items() if k[1] != line} == _without(clean_rows, line)
+
+
+def test_an_empty_file_is_rejected_saying_what_was_expected(tmp_path):
+    error, _ = _load(_write(tmp_path, b""))
+    assert isinstance(error, FormatError) and str(error) == "empty file: expected at least one record"
+
+
+def test_a_capture_that_is_only_a_banner_is_rejected(tmp_path):
+    banner = b"lnas4 Fri Sep 24 11:11:07 CDT 2004\n"
+    error, _ = _load(_write(tmp_path, banner))
+    assert isinstance(error, FormatError) and str(error).startswith("unrecognised format: the content matches none")
+    # named as netstat -s output (perfdb ingest --format netstat.linux_s): the capture is the reject
+    forced = tmp_path / "forced"
+    forced.mkdir()
+    result, ctx = _load(_write(forced, banner), "netstat.linux_s")
+    assert result.records_loaded == 0 and len(ctx.rejects) == 1
+    assert describe_reject(ctx.path, ctx.rejects[0]).endswith(
+        "line 1: capture 0 (line 1): line 1: no counters found: expected netstat -s output")

@@ -447,7 +447,7 @@ def is_noise(line: str) -> bool:
 def snake(label: str) -> str:
     """'Packets Dropped' -> 'packets_dropped'; 'TCPDSACKOldSent' -> 'tcp_dsack_old_sent'; 'S/W' -> 'sw';
     an acronym's plural stays one word ('Received LACPDUs' -> 'received_lacpdus', 'DelayedACKs' -> 'delayed_acks')."""
-    plurals = re.sub(r"([A-Z]{2,})s\b", lambda m: m[1].capitalize() + "s", label.replace("PCIe", "Pcie"))
+    plurals = re.sub(r"([A-Z]{2,})s\b", lambda m: m[1].capitalize() + "s", label.replace("PCIe", "Pcie").replace("IPv", "Ipv"))
     s = re.sub(r"^(TCP|IP|UDP|ICMP)(?=[A-Z])", r"\1_", plurals)
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
     s = re.sub(r"([a-z\d])([A-Z])", r"\1_\2", s)

@@ -24,6 +24,18 @@ counter of the line: ``(3255534866 bytes)``, ``(including 1913 drops)``, ``(of 4
 kernel prints the whole list on AIX and only the non-zero lines on some BSDs, so lines come and go;
 each is read on its own, and a line of no known shape is kept in ``raw.command_unparsed_lines``.
 
+Junos' ``show system statistics`` prints the same layout with its own habits, read as such: a title in
+any case (``Tcp:``, ``raw_if:``), more than one blank after the number, a sub-title without its colon
+(``Output Histogram``, a text-only line over deeper lines), a histogram printed at its sub-title's own
+indent, and a title printed again (``pfkey:`` three times: sections ``pfkey``, ``pfkey_2``, ``pfkey_3``)::
+
+    Tcp:
+            265063785 packets sent
+                    52538606 data packets (49634888 bytes)
+    icmp:
+            Output Histogram
+                    18108704 echo reply
+
 Output: section = the protocol (``tcp``); counter = the text as printed with its numbers as ``#``
 (``data packets (# bytes) retransmitted``), a detail line prefixed by the line it details; counter_name
 = ``<protocol>_<text in snake case>`` (``tcp_packets_sent_data_packets``), a parenthesised count

@@ -437,6 +437,13 @@ def dedent(lines: list[str]) -> list[str]:
     return [ln[len(prefix):] if ln.startswith(prefix) else ln.lstrip(" \t") for ln in lines]
 
 
+def title_indent(lines: list[str], is_title) -> int:
+    """The indent of a command's section titles (0 as printed): the least indent of the lines that
+    ``is_title`` (given the stripped line) accepts. In a capture pasted indented the titles sit at the
+    paste's indent even when a stray line at column 0 kept ``dedent`` from removing it."""
+    return min((len(ln) - len(ln.lstrip(" \t")) for ln in lines if ln.strip() and is_title(ln.strip())), default=0)
+
+
 def is_noise(line: str) -> bool:
     """Blank lines, '#' comments and the shell prompt echoing the command: no part of any output."""
     stripped = line.strip()

@@ -163,3 +163,18 @@ def test_a_capture_that_is_only_a_banner_is_rejected(tmp_path):
     assert result.records_loaded == 0 and len(ctx.rejects) == 1
     assert describe_reject(ctx.path, ctx.rejects[0]).endswith(
         "line 1: capture 0 (line 1): line 1: no counters found: expected netstat -s output")
+
+
+@pytest.mark.parametrize("name", ["linux/bgera__netstat-s__20190601T000000.out",
+                                  "aix/bgera__netstat-s__20190601T000000.out"])
+def test_an_indented_paste_under_a_banner_at_column_0_reads_as_without_it(tmp_path, name):
+    # the paste keeps its indent (the banner leaves the lines no common one); titles are found at it
+    source = GOLDEN / name
+    path = _write(tmp_path, b"netstat -s output of 2019-06-01, as pasted:\n" + source.read_bytes(), source.name)
+    _, ctx, rows, unparsed = parse_file(path)
+    _, _, clean_rows, clean_unparsed = parse_file(source)
+    assert not ctx.rejects
+    assert [(u["line_number"], u["line_text"]) for u in unparsed] == [
+        (1, "netstat -s output of 2019-06-01, as pasted:"),
+        *((u["line_number"] + 1, u["line_text"]) for u in clean_unparsed)]
+    assert {(k[0], k[1] - 1, *k[2:]): v for k, v in _values(rows).items()} == _values(clean_rows)

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, Counter, is_noise, snake
+from ingest.formats.capture import Capture, Counter, is_noise, snake, title_indent
 from ingest.formats.command_parser import CommandParser
 
 TITLE_RE = re.compile(r"^([a-z][a-z0-9]*):\s*$")
@@ -80,11 +80,11 @@ class BsdNetstatS(CommandParser):
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:
-        titles = {m[1] for ln in lines if (m := TITLE_RE.match(ln))}
+        titles = {m[1] for ln in lines if (m := TITLE_RE.match(ln.strip()))}
         if titles & PROTOCOLS:
             return any(ln[:1] in " \t" and VALUE_FIRST_RE.match(ln.strip()) for ln in lines)
         # Junos titles its first protocol 'Tcp:' as Linux does; only BSD details a counter by deeper counters
-        return any(m[1].lower() in PROTOCOLS for ln in lines if (m := ANY_CASE_TITLE_RE.match(ln))) and any(
+        return any(m[1].lower() in PROTOCOLS for ln in lines if (m := ANY_CASE_TITLE_RE.match(ln.strip()))) and any(
             VALUE_FIRST_RE.match(a.strip()) and VALUE_FIRST_RE.match(b.strip()) and _depth(b) > _depth(a) > 0
             for a, b in zip(lines, lines[1:]))
 
@@ -96,10 +96,11 @@ class BsdNetstatS(CommandParser):
         content = [i for i, raw in enumerate(cap.lines) if not is_noise(raw)]
         depths = {i: _depth(cap.lines[i]) for i in content}
         next_depth = dict(zip(content, [depths[i] for i in content[1:]] + [-1]))
+        titles_at = title_indent(cap.lines, _is_protocol_title)
         for i in content:
             raw = cap.lines[i]
-            if raw[0] not in " \t":
-                m = ANY_CASE_TITLE_RE.match(raw)
+            if depths[i] <= titles_at:
+                m = ANY_CASE_TITLE_RE.match(raw.strip())
                 if m:  # a title printed again (Junos' three 'pfkey:' blocks) opens another section
                     seen[m[1].lower()] = seen.get(m[1].lower(), 0) + 1
                     section, parents = m[1].lower() + (f"_{seen[m[1].lower()]}" if seen[m[1].lower()] > 1 else ""), []
@@ -136,6 +137,11 @@ class BsdNetstatS(CommandParser):
                                         None, "bytes" if word == "bytes" else "count", "counter"))
             parents.append((depth, text, snake(_without_parentheses(text))))
         return counters
+
+
+def _is_protocol_title(line: str) -> bool:
+    m = ANY_CASE_TITLE_RE.match(line)
+    return m is not None and m[1].lower() in PROTOCOLS
 
 
 def _depth(line: str) -> int:

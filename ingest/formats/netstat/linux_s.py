@@ -58,7 +58,8 @@ import re
 
 import numpy as np
 
-from ingest.formats.capture import Capture, CaptureError, Counter, CounterSink, Layout, Segment, is_noise, snake
+from ingest.formats.capture import (Capture, CaptureError, Counter, CounterSink, Layout, Segment, is_noise, snake,
+                                     title_indent)
 from ingest.formats.command_parser import COUNTER_LIMIT, CommandParser, plausible, require_time_and_host
 
 # printed text (number as '#') -> kernel MIB name, per section; old and new net-tools spellings
@@ -221,6 +222,7 @@ GAUGES = {"tcp_curr_estab", "ip_forwarding", "ip_default_ttl", "tcp_rto_algorith
           "tcp_rto_max", "tcp_max_conn"}
 
 SECTION_RE = re.compile(r"^([A-Za-z][A-Za-z0-9]*):\s*$")
+LINUX_TITLES = {"Ip", "Tcp", "Icmp", "Udp", "TcpExt"}  # one of them titles every Linux netstat -s
 VALUE_FIRST_RE = re.compile(r"^(\d+) (\S.*)$")
 KEY_VALUE_RE = re.compile(r"^(\S.*?): (\d+)$")
 VALUE_INSIDE_RE = re.compile(r"^(\S.*?) (\d+) (\S.*)$")
@@ -260,8 +262,8 @@ class LinuxNetstatS(CommandParser):
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:
-        titles = {ln.rstrip(": \t") for ln in lines if SECTION_RE.match(ln)}
-        return bool(titles & {"Ip", "Tcp", "Icmp", "Udp", "TcpExt"}) and any(
+        titles = {ln.strip().rstrip(":") for ln in lines if SECTION_RE.match(ln.strip())}
+        return bool(titles & LINUX_TITLES) and any(
             ln[:1] in " \t" and (VALUE_FIRST_RE.match(ln.strip()) or KEY_VALUE_RE.match(ln.strip())) for ln in lines
         )
 
@@ -273,12 +275,13 @@ class LinuxNetstatS(CommandParser):
         tcp_unread = False  # a Tcp line that could not be read explains a missing Tcp counter
         lines = cap.lines
         damaged = {at for at, _ in cap.unparsed}  # kept unparsed as the lines were read (a NUL byte)
+        base = title_indent(lines, lambda ln: SECTION_RE.match(ln) is not None and ln[:-1] in LINUX_TITLES)
         for i, raw in enumerate(lines):
             if is_noise(raw):
                 tcp_unread |= section == "Tcp" and i in damaged
                 continue
-            if raw[0] not in " \t":
-                m = SECTION_RE.match(raw)
+            if len(raw) - len(raw.lstrip(" \t")) <= base:
+                m = SECTION_RE.match(raw.strip())
                 if m:
                     section, subtitle = m[1], None
                 else:  # e.g. net-tools' own 'error parsing /proc/net/snmp: Success'

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -459,6 +460,8 @@ def snake(label: str) -> str:
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
     s = re.sub(r"([a-z\d])([A-Z])", r"\1_\2", s)
     s = s.replace("/", "").replace("+", "_").replace("%", "pct").replace("#", "count")
+    if not s.isascii():  # a translated label: 'Verbindungsöffnungen' -> 'verbindungsoffnungen'
+        s = "".join(ch for ch in unicodedata.normalize("NFKD", s) if not unicodedata.combining(ch))
     return re.sub(r"[^0-9a-z]+", "_", s.lower()).strip("_")
 
 

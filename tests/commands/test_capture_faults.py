@@ -178,3 +178,14 @@ def test_an_indented_paste_under_a_banner_at_column_0_reads_as_without_it(tmp_pa
         (1, "netstat -s output of 2019-06-01, as pasted:"),
         *((u["line_number"] + 1, u["line_text"]) for u in clean_unparsed)]
     assert {(k[0], k[1] - 1, *k[2:]): v for k, v in _values(rows).items()} == _values(clean_rows)
+
+
+def test_a_translated_netstat_s_loads_under_its_own_names_not_as_cut_short(tmp_path):
+    # net-tools run without LANG=C: no Tcp label is the English one, so none can be missing
+    text = ("Tcp:\n    1648 aktive Verbindungsöffnungen\n    1525 passive Verbindungsöffnungen\n"
+            "    2886370 Segmente empfangen\n    2890303 Segmente ausgesendet\n    428 Segmente erneut übertragen\n")
+    _, ctx, rows, unparsed = parse_file(_write(tmp_path, text.encode()))
+    assert not ctx.rejects and not unparsed
+    assert {r["counter_name"]: r["value"] for r in rows} == {
+        "tcp_aktive_verbindungsoffnungen": 1648, "tcp_passive_verbindungsoffnungen": 1525,
+        "tcp_segmente_empfangen": 2886370, "tcp_segmente_ausgesendet": 2890303, "tcp_segmente_erneut_ubertragen": 428}

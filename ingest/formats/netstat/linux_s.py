@@ -375,10 +375,12 @@ class LinuxNetstatS(CommandParser):
 def _require_tcp(cap: Capture, counters: list[Counter]) -> None:
     """A Tcp section cut short: net-tools prints all of ALWAYS_PRINTED_TCP, so a Tcp section without
     one of them (and no unreadable line in its place) ends a truncated capture. A capture without a
-    Tcp section is not truncated for that: ``netstat -su`` prints none."""
+    Tcp section is not truncated for that: ``netstat -su`` prints none; nor is one that names none of
+    them, whose labels are translated (net-tools run without ``LANG=C``: ``aktive Verbindungsöffnungen``)
+    and load under their own names."""
     tcp = {c.name for c in counters if c.section == "Tcp"}
     missing = [m for m in ALWAYS_PRINTED_TCP if f"tcp_{snake(m)}" not in tcp]
-    if tcp and missing:
+    if tcp and missing and len(missing) < len(ALWAYS_PRINTED_TCP):
         last = max(c.offset for c in counters)
         raise CaptureError(f"the Tcp section lacks {', '.join(missing)}: truncated capture (netstat -s prints "
                            "all of them)", cap.line_no(last))

@@ -189,3 +189,21 @@ def test_a_translated_netstat_s_loads_under_its_own_names_not_as_cut_short(tmp_p
     assert {r["counter_name"]: r["value"] for r in rows} == {
         "tcp_aktive_verbindungsoffnungen": 1648, "tcp_passive_verbindungsoffnungen": 1525,
         "tcp_segmente_empfangen": 2886370, "tcp_segmente_ausgesendet": 2890303, "tcp_segmente_erneut_ubertragen": 428}
+
+
+@pytest.mark.parametrize("name", ["linux/lkml_lnas4__netstat-s__20040924T111107.out",
+                                  "aix/gopsutil_layout__netstat-s__20250101T000000.out"])
+def test_a_second_capture_appended_without_its_header_is_kept_not_counted_twice(tmp_path, name):
+    source = GOLDEN / name
+    text = source.read_bytes()
+    path = _write(tmp_path, text + text, source.name)
+    _, ctx, rows, unparsed = parse_file(path)
+    _, _, clean_rows, clean_unparsed = parse_file(source)
+    assert not ctx.rejects and _values(rows) == _values(clean_rows)  # the first capture's values, once
+    lines = text.count(b"\n")
+    again = [u for u in unparsed if u["line_number"] > lines]
+    # every line of the copy that gave a value is kept, as is every line the first copy kept
+    assert {u["line_number"] - lines for u in again} == (
+        {r["line_number"] for r in clean_rows} | {u["line_number"] for u in clean_unparsed})
+    assert all("already given" in u["reason"] for u in again if u["line_number"] - lines in
+               {r["line_number"] for r in clean_rows})

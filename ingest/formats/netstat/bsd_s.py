@@ -101,9 +101,13 @@ class BsdNetstatS(CommandParser):
             raw = cap.lines[i]
             if depths[i] <= titles_at:
                 m = ANY_CASE_TITLE_RE.match(raw.strip())
-                if m:  # a title printed again (Junos' three 'pfkey:' blocks) opens another section
-                    seen[m[1].lower()] = seen.get(m[1].lower(), 0) + 1
-                    section, parents = m[1].lower() + (f"_{seen[m[1].lower()]}" if seen[m[1].lower()] > 1 else ""), []
+                if m:  # a title printed again (Junos' three 'pfkey:' blocks) opens another section; a
+                    # protocol's again ('tcp:' of a second capture appended without its header) does not: its
+                    # counters, given twice, keep their lines unparsed
+                    name = m[1].lower()
+                    seen[name] = seen.get(name, 0) + 1
+                    again = seen[name] > 1 and name not in PROTOCOLS
+                    section, parents = name + (f"_{seen[name]}" if again else ""), []
                 else:
                     cap.skip(i, "expected a protocol title such as 'tcp:' at column 0")
                 continue

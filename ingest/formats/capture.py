@@ -237,7 +237,7 @@ class CounterSink:
             values: Sequence[float | None], texts: Sequence[str | None] | None = None) -> None:
         """One capture's values (and text values, if any) in its layout's order, and its unparsed lines."""
         self.runs.append(_Run(layout, (cap,), command, source_format, values, texts))
-        self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.raw_lines[at], why) for at, why in cap.unparsed)
+        self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.raw_lines[at], why) for at, why in sorted(cap.unparsed))
         self.rows += layout.size + len(cap.unparsed)
 
     def add_group(self, caps: Sequence[Capture], command: str, source_format: str, layout: Layout,

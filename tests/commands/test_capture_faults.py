@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from command_helpers import GOLDEN, parse_file
@@ -46,6 +48,12 @@ def _load(path, fmt: str | None = None):
         return loading.parse_file(path, len(data), parser, ctx, StagedBatches(staging, 1 << 24)), ctx
     except FormatError as e:
         return e, ctx
+
+
+def _number_at(line: str, value: float):
+    """The pattern of the value as a whole number in the line, if it is there."""
+    pattern = re.compile(rf"(?<![\w.]){int(value)}(?![\w.])")
+    return pattern if pattern.search(line) else None
 
 
 def _without(clean_rows, line: int):
@@ -207,3 +215,45 @@ def test_a_second_capture_appended_without_its_header_is_kept_not_counted_twice(
         {r["line_number"] for r in clean_rows} | {u["line_number"] for u in clean_unparsed})
     assert all("already given" in u["reason"] for u in again if u["line_number"] - lines in
                {r["line_number"] for r in clean_rows})
+
+
+EVERY_FAMILY = [
+    "linux/devbox__netstat-i__20261121T063246.out",
+    "bsd/gopsutil_macos__netstat-ibdn__20250101T000000.out",
+    "bsd/genie_junos__show-system-statistics__20200101T000000.out",
+    "aix/snapper_ent22_sea__netstat-v__20151225T000000.out",
+    "aix/aixdoc__netstat-m__20260105T100000.out",
+    "zos/zos1_netstat_stats.out",
+    "zos/mvs1__netstat-devlinks__19990224T100000.out",
+    "vse/vse1_console.out",
+    "vtam/zos1_bfruse_complete_pools.out",
+    "sna/csaix1_session.out",
+]
+
+
+@pytest.mark.parametrize("name", EVERY_FAMILY, ids=[n.split("/")[1].split("__")[0] for n in EVERY_FAMILY])
+def test_zero_padding_after_any_capture_is_one_kept_line(tmp_path, name):
+    source = GOLDEN / name
+    text = source.read_bytes()
+    path = _write(tmp_path, text + (b"" if text.endswith(b"\n") else b"\n") + b"\x00" * 512, source.name)
+    _, ctx, rows, unparsed = parse_file(path)
+    _, clean_ctx, clean_rows, clean_unparsed = parse_file(source)
+    assert len(ctx.rejects) == len(clean_ctx.rejects) and _values(rows) == _values(clean_rows)
+    assert [u["line_text"] for u in unparsed] == [u["line_text"] for u in clean_unparsed] + ["\x00" * 512]
+
+
+@pytest.mark.parametrize("name", EVERY_FAMILY, ids=[n.split("/")[1].split("__")[0] for n in EVERY_FAMILY])
+def test_a_number_beyond_any_counter_keeps_its_line_in_every_format(tmp_path, name):
+    source = GOLDEN / name
+    _, clean_ctx, clean_rows, clean_unparsed = parse_file(source)
+    lines = source.read_text().split("\n")
+    first = next(r for r in clean_rows if r["kind"] != "text" and r["value"] and r["value"] >= 1
+                 and float(r["value"]).is_integer() and _number_at(lines[r["line_number"] - 1], r["value"]))
+    at = first["line_number"] - 1
+    lines[at] = _number_at(lines[at], first["value"]).sub("9" * 25, lines[at], count=1)
+    _, ctx, rows, unparsed = parse_file(_write(tmp_path, "\n".join(lines).encode(), source.name))
+    assert len(ctx.rejects) == len(clean_ctx.rejects)
+    assert [u["line_number"] for u in unparsed if u["line_number"] == first["line_number"]] == [first["line_number"]]
+    assert all(r["value"] is None or abs(r["value"]) <= 2.0 ** 64 for r in rows)
+    assert {k: v for k, v in _values(rows).items() if k[1] != first["line_number"]} == _without(
+        clean_rows, first["line_number"])

@@ -6,6 +6,10 @@
   a number beyond any 64-bit counter: that line kept in raw.command_unparsed_lines with its number and
   why, every other value as in the clean capture;
 * a Tcp section cut short: the capture rejected, the reject naming the file and the line;
+* output cut short anywhere, in every family: only values it printed load (none changed), or a reject
+  at a line within it, or, with too little left to tell the command, the file is unrecognised;
+* an indented paste under a banner, a translated netstat -s, a second capture appended without its
+  header: read, loaded under their own names, kept unparsed (never counted twice) respectively;
 * an empty file, a file that is only a banner: the file rejected with a message saying what was expected.
 """
 
@@ -257,3 +261,26 @@ def test_a_number_beyond_any_counter_keeps_its_line_in_every_format(tmp_path, na
     assert all(r["value"] is None or abs(r["value"]) <= 2.0 ** 64 for r in rows)
     assert {k: v for k, v in _values(rows).items() if k[1] != first["line_number"]} == _without(
         clean_rows, first["line_number"])
+
+
+@pytest.mark.parametrize("name", EVERY_FAMILY, ids=[n.split("/")[1].split("__")[0] for n in EVERY_FAMILY])
+def test_output_cut_short_anywhere_loads_only_what_it_printed_or_is_rejected_at_a_line(tmp_path, name):
+    source = GOLDEN / name
+    text = source.read_bytes()
+    _, _, clean_rows, _ = parse_file(source)
+    clean = _values(clean_rows)
+    for cut in (len(text) * 2 // 5, len(text) * 3 // 5 + 1, len(text) * 4 // 5 + 2):
+        folder = tmp_path / str(cut)
+        folder.mkdir()
+        path = _write(folder, text[:cut], source.name)
+        if registry.sniff(text[:cut], path.name) is None:  # too little left to tell the command
+            error, _ = _load(path)
+            assert str(error).startswith("unrecognised format")
+            continue
+        _, ctx, rows, unparsed = parse_file(path)
+        last = text[:cut].count(b"\n") + 1  # the line the cut fell in
+        got = _values(rows)
+        assert {k: v for k, v in got.items() if k[1] != last} == {
+            k: v for k, v in clean.items() if k in got and k[1] != last}
+        assert all(r.line is not None and 1 <= r.line <= last for r in ctx.rejects)
+        assert rows or ctx.rejects or unparsed

@@ -237,7 +237,8 @@ class CounterSink:
             values: Sequence[float | None], texts: Sequence[str | None] | None = None) -> None:
         """One capture's values (and text values, if any) in its layout's order, and its unparsed lines."""
         self.runs.append(_Run(layout, (cap,), command, source_format, values, texts))
-        self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.raw_lines[at], why) for at, why in sorted(cap.unparsed))
+        self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.raw_lines[at], why)
+                             for at, why in sorted(cap.unparsed))
         self.rows += layout.size + len(cap.unparsed)
 
     def add_group(self, caps: Sequence[Capture], command: str, source_format: str, layout: Layout,
@@ -455,7 +456,8 @@ def is_noise(line: str) -> bool:
 def snake(label: str) -> str:
     """'Packets Dropped' -> 'packets_dropped'; 'TCPDSACKOldSent' -> 'tcp_dsack_old_sent'; 'S/W' -> 'sw';
     an acronym's plural stays one word ('Received LACPDUs' -> 'received_lacpdus', 'DelayedACKs' -> 'delayed_acks')."""
-    plurals = re.sub(r"([A-Z]{2,})s\b", lambda m: m[1].capitalize() + "s", label.replace("PCIe", "Pcie").replace("IPv", "Ipv"))
+    words = label.replace("PCIe", "Pcie").replace("IPv", "Ipv")  # one word each: 'pcie2', 'ipv4'
+    plurals = re.sub(r"([A-Z]{2,})s\b", lambda m: m[1].capitalize() + "s", words)
     s = re.sub(r"^(TCP|IP|UDP|ICMP)(?=[A-Z])", r"\1_", plurals)
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
     s = re.sub(r"([a-z\d])([A-Z])", r"\1_\2", s)

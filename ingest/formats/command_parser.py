@@ -107,10 +107,10 @@ COUNTER_LIMIT = 2.0 ** 64  # the widest counter any of these systems keeps: a la
 def plausible(cap: Capture, counters: list, once: bool = False) -> list:
     """The counters less those whose value no counter can have, whose lines are kept as unreadable (the rest of
     the capture loads, as for any line a parser cannot read): a number beyond 2^64 (beyond any 64-bit
-    counter; a double cannot even hold one printed with hundreds of digits), a cumulative counter (kind ``counter``) below 0, and, for a command that prints
-    each counter once (``once``: protocol statistics), a second value of a counter the capture already gave
-    (same section, entity and name: a release that prints one label twice, or a layout the parser cannot
-    nest), which would count it twice."""
+    counter; a double cannot even hold one printed with hundreds of digits), a cumulative counter (kind
+    ``counter``) below 0, and, for a command that prints each counter once (``once``: protocol statistics),
+    a second value of a counter the capture already gave (same section, entity and name: a release that
+    prints one label twice, or a layout the parser cannot nest), which would count it twice."""
     kept, skipped = [], set()
     first_line: dict[tuple, int] = {}
     for c in counters:
@@ -121,7 +121,8 @@ def plausible(cap: Capture, counters: list, once: bool = False) -> list:
         elif c.value is not None and not math.isfinite(c.value):
             reason = f"'{c.counter}': expected a number a double can hold, found one beyond its range"
         elif c.value is not None and abs(c.value) > COUNTER_LIMIT:
-            reason = f"'{c.counter}': expected a number a 64-bit counter can hold (no system keeps a wider one), found {c.value:.4g}"
+            reason = (f"'{c.counter}': expected a number a 64-bit counter can hold (no system keeps a wider one), "
+                      f"found {c.value:.4g}")
         elif c.value is not None and c.kind == "counter" and c.value < 0:
             reason = f"'{c.counter}': expected a cumulative counter, never negative, found {c.value:g}"
         if reason is None:

@@ -31,8 +31,8 @@ NAME = "web01__netstat-s__20260105T100000.out"  # time and host from the name
 
 
 def _values(rows):
-    return {(r["record_ordinal"], r["line_number"], r["section"], r["entity"], r["counter_name"]): (r["value"], r["text_value"])
-            for r in rows}
+    return {(r["record_ordinal"], r["line_number"], r["section"], r["entity"], r["counter_name"]):
+            (r["value"], r["text_value"]) for r in rows}
 
 
 def _write(tmp_path, data: bytes, name: str = NAME):
@@ -81,7 +81,8 @@ def test_crlf_line_ends_give_the_values_and_unparsed_lines_of_the_lf_capture(tmp
     damaged = _write(tmp_path, source.read_bytes().replace(b"\n", b"\r\n"), source.name)
     _, ctx, rows, unparsed = parse_file(damaged)
     assert _values(rows) == _values(clean_rows) and len(rows) == len(clean_rows)
-    assert [(u["line_number"], u["line_text"]) for u in unparsed] == [(u["line_number"], u["line_text"]) for u in clean_unparsed]
+    assert [(u["line_number"], u["line_text"]) for u in unparsed] == [
+        (u["line_number"], u["line_text"]) for u in clean_unparsed]
     assert len(ctx.rejects) == len(clean_ctx.rejects)
 
 

@@ -77,6 +77,8 @@ HEADER_RE = re.compile(
 HEADER_START_B = re.compile(rb"#[ \t]*captured:", re.IGNORECASE)
 FILE_NAME_RE = re.compile(r"^(?P<host>[^_].*?)__(?P<command>.+?)__(?P<ts>\d{8}T\d{6})(?:\.[A-Za-z0-9]+)*$")
 
+TERMINAL_CONTROL_RE = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|[@-Z\\-_])")  # ANSI CSI and two-byte escapes
+
 HOW_TO_FIX = (
     "put a line '# captured: 2026-01-05T10:00:00 host: NAME' before each capture, "
     "or name a one-capture file '<host>__<command>__<YYYYmmddTHHMMSS>.txt'"
@@ -161,6 +163,8 @@ class Capture:
             if "\x00" in line:
                 self.skip(at, "a NUL byte in the line: a damaged copy, no command prints one")
                 lines[at] = ""
+            elif "\x1b" in line:  # a terminal log's colours and cursor moves: no part of the text
+                lines[at] = TERMINAL_CONTROL_RE.sub("", line)
         return dedent(lines)
 
     def line_no(self, offset: int) -> int:

@@ -22,6 +22,7 @@ from ingest.formats.base import Batch, FormatError, ParseContext
 from ingest.formats.capture import (
     HEADER_RE,
     HOW_TO_FIX,
+    TERMINAL_CONTROL_RE,
     Capture,
     CaptureError,
     Counter,
@@ -58,7 +59,7 @@ class CommandParser:
         raise NotImplementedError
 
     def sniff(self, head: bytes, name: str) -> bool:
-        text = head.decode("utf-8", "replace").replace("\r\n", "\n")
+        text = TERMINAL_CONTROL_RE.sub("", head.decode("utf-8", "replace").replace("\r\n", "\n"))
         lines = dedent([ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")])
         return self.matches(lines[: self.sniff_lines])
 
@@ -244,7 +245,7 @@ def _apply_header(cap: Capture, header: str) -> None:
 
 def _content_lines(cap: Capture) -> list[str]:
     """The first non-blank, non-comment lines: enough to recognise the command (without splitting a long text)."""
-    head = cap.text[:2048].replace("\r", "").split("\n")
+    head = TERMINAL_CONTROL_RE.sub("", cap.text[:2048].replace("\r", "")).split("\n")
     return dedent([ln for ln in head if ln.strip() and not ln.lstrip().startswith("#")])[: CommandParser.sniff_lines]
 
 

@@ -285,3 +285,16 @@ def test_output_cut_short_anywhere_loads_only_what_it_printed_or_is_rejected_at_
             k: v for k, v in clean.items() if k in got and k[1] != last}
         assert all(r.line is not None and 1 <= r.line <= last for r in ctx.rejects)
         assert rows or ctx.rejects or unparsed
+
+
+def test_a_terminal_log_with_colours_and_a_pager_prompt_reads_as_the_plain_text(tmp_path):
+    # 'script' or a colouring wrapper around netstat: escape sequences around the titles, a pager prompt
+    text = LINUX_S.read_text()
+    coloured = "\n".join(f"\x1b[1;34m{ln}\x1b[0m" if ln.endswith(":") and not ln.startswith(" ") else ln
+                         for ln in text.split("\n"))
+    path = _write(tmp_path, ("\x1b[7m--More--\x1b[m\n" + coloured).encode())
+    _, ctx, rows, unparsed = parse_file(path)
+    _, _, clean_rows, _ = parse_file(LINUX_S)
+    assert not ctx.rejects
+    assert {(k[0], k[1] - 1, *k[2:]): v for k, v in _values(rows).items()} == _values(clean_rows)
+    assert [(u["line_number"], u["line_text"]) for u in unparsed] == [(1, "\x1b[7m--More--\x1b[m")]

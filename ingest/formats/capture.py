@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -75,6 +76,8 @@ HEADER_RE = re.compile(
 )
 HEADER_START_B = re.compile(rb"#[ \t]*captured:", re.IGNORECASE)
 FILE_NAME_RE = re.compile(r"^(?P<host>[^_].*?)__(?P<command>.+?)__(?P<ts>\d{8}T\d{6})(?:\.[A-Za-z0-9]+)*$")
+
+TERMINAL_CONTROL_RE = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|[@-Z\\-_])")  # ANSI CSI and two-byte escapes
 
 HOW_TO_FIX = (
     "put a line '# captured: 2026-01-05T10:00:00 host: NAME' before each capture, "
@@ -143,11 +146,26 @@ class Capture:
         self.unparsed.append((offset, reason))
 
     @cached_property
-    def lines(self) -> list[str]:
+    def raw_lines(self) -> list[str]:
+        """The lines as printed (an unparsed line is kept in this form)."""
         lines = self.text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         return [ln.rstrip("\r") for ln in lines]
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The lines a parser reads: ``raw_lines`` less the indent that all of them share. A line with a NUL
+        byte (a copy damaged on the way: a crashed writer's zero padding, a transfer error) is no text a
+        command printed: it is kept unparsed as it came, and its parser sees a blank line."""
+        lines = list(self.raw_lines)
+        for at, line in enumerate(lines):
+            if "\x00" in line:
+                self.skip(at, "a NUL byte in the line: a damaged copy, no command prints one")
+                lines[at] = ""
+            elif "\x1b" in line:  # a terminal log's colours and cursor moves: no part of the text
+                lines[at] = TERMINAL_CONTROL_RE.sub("", line)
+        return dedent(lines)
 
     def line_no(self, offset: int) -> int:
         return self.first_line + offset
@@ -223,7 +241,8 @@ class CounterSink:
             values: Sequence[float | None], texts: Sequence[str | None] | None = None) -> None:
         """One capture's values (and text values, if any) in its layout's order, and its unparsed lines."""
         self.runs.append(_Run(layout, (cap,), command, source_format, values, texts))
-        self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.lines[at], why) for at, why in cap.unparsed)
+        self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.raw_lines[at], why)
+                             for at, why in sorted(cap.unparsed))
         self.rows += layout.size + len(cap.unparsed)
 
     def add_group(self, caps: Sequence[Capture], command: str, source_format: str, layout: Layout,
@@ -406,6 +425,31 @@ def _last_header_start(buf: bytes) -> int:
 PROMPT_RE = re.compile(r"^.{0,80}?[$#>%]\s*(?:netstat|onetstat|entstat|snaadmin)\b")
 
 
+def dedent(lines: list[str]) -> list[str]:
+    """The lines less the leading blanks every non-blank one starts with. Output pasted into a mail, a
+    wiki page or a source comment comes indented as a whole (``    OSTYPE:AIX`` / ``    icmp:`` / ``
+    <TAB>4069305 calls to icmp_error``); without its common indent it reads as the command printed it,
+    section titles at column 0, and the relative indents that nest its lines are unchanged."""
+    body = [ln for ln in lines if ln.strip()]
+    if not body or body[0][:1] not in (" ", "\t"):
+        return lines
+    width = len(body[0]) - len(body[0].lstrip(" \t"))
+    prefix = body[0][:width]
+    for ln in body[1:]:
+        while not ln.startswith(prefix):
+            prefix = prefix[:-1]
+        if not prefix:
+            return lines
+    return [ln[len(prefix):] if ln.startswith(prefix) else ln.lstrip(" \t") for ln in lines]
+
+
+def title_indent(lines: list[str], is_title) -> int:
+    """The indent of a command's section titles (0 as printed): the least indent of the lines that
+    ``is_title`` (given the stripped line) accepts. In a capture pasted indented the titles sit at the
+    paste's indent even when a stray line at column 0 kept ``dedent`` from removing it."""
+    return min((len(ln) - len(ln.lstrip(" \t")) for ln in lines if ln.strip() and is_title(ln.strip())), default=0)
+
+
 def is_noise(line: str) -> bool:
     """Blank lines, '#' comments and the shell prompt echoing the command: no part of any output."""
     stripped = line.strip()
@@ -416,17 +460,20 @@ def is_noise(line: str) -> bool:
 def snake(label: str) -> str:
     """'Packets Dropped' -> 'packets_dropped'; 'TCPDSACKOldSent' -> 'tcp_dsack_old_sent'; 'S/W' -> 'sw';
     an acronym's plural stays one word ('Received LACPDUs' -> 'received_lacpdus', 'DelayedACKs' -> 'delayed_acks')."""
-    plurals = re.sub(r"([A-Z]{2,})s\b", lambda m: m[1].capitalize() + "s", label.replace("PCIe", "Pcie"))
+    words = label.replace("PCIe", "Pcie").replace("IPv", "Ipv")  # one word each: 'pcie2', 'ipv4'
+    plurals = re.sub(r"([A-Z]{2,})s\b", lambda m: m[1].capitalize() + "s", words)
     s = re.sub(r"^(TCP|IP|UDP|ICMP)(?=[A-Z])", r"\1_", plurals)
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
     s = re.sub(r"([a-z\d])([A-Z])", r"\1_\2", s)
     s = s.replace("/", "").replace("+", "_").replace("%", "pct").replace("#", "count")
+    if not s.isascii():  # a translated label: 'Verbindungsöffnungen' -> 'verbindungsoffnungen'
+        s = "".join(ch for ch in unicodedata.normalize("NFKD", s) if not unicodedata.combining(ch))
     return re.sub(r"[^0-9a-z]+", "_", s.lower()).strip("_")
 
 
 def split_captures_at(cap: Capture, starts: list[int]) -> list[Capture]:
     """Cut a segment into captures at the given line offsets (each a capture's first line)."""
-    lines = cap.lines
+    lines = cap.raw_lines  # each capture's text as printed: its own lines, indent and damage are its own
     if not starts or starts[0] != 0:
         starts = [0, *starts]
     out = []

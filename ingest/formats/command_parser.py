@@ -22,11 +22,13 @@ from ingest.formats.base import Batch, FormatError, ParseContext
 from ingest.formats.capture import (
     HEADER_RE,
     HOW_TO_FIX,
+    TERMINAL_CONTROL_RE,
     Capture,
     CaptureError,
     Counter,
     CounterSink,
     Segment,
+    dedent,
     file_name_info,
     iter_blocks,
     parse_iso_time,
@@ -49,6 +51,7 @@ class CommandParser:
     version = "2"
     priority = 40
     sniff_lines = 40
+    each_counter_once = False  # True: a counter given twice in one capture keeps its second line unparsed
 
     # -- content recognition ---------------------------------------------------------------------
 
@@ -56,8 +59,8 @@ class CommandParser:
         raise NotImplementedError
 
     def sniff(self, head: bytes, name: str) -> bool:
-        text = head.decode("utf-8", "replace").replace("\r\n", "\n")
-        lines = [ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+        text = TERMINAL_CONTROL_RE.sub("", head.decode("utf-8", "replace").replace("\r\n", "\n"))
+        lines = dedent([ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")])
         return self.matches(lines[: self.sniff_lines])
 
     # -- per capture ---------------------------------------------------------------------------------
@@ -85,7 +88,8 @@ class CommandParser:
         if not counters:
             raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
         require_time_and_host(cap)
-        sink.add_counters(cap, cap.command or self.command, self.format, plausible(cap, counters))
+        counters = plausible(cap, counters, self.each_counter_once)
+        sink.add_counters(cap, cap.command or self.command, self.format, counters)
 
     # -- per file ----------------------------------------------------------------------------------------
 
@@ -98,15 +102,28 @@ class CommandParser:
         yield from run.sink.flush()
 
 
-def plausible(cap: Capture, counters: list) -> list:
+COUNTER_LIMIT = 2.0 ** 64  # the widest counter any of these systems keeps: a larger number is a damaged line
+
+
+def plausible(cap: Capture, counters: list, once: bool = False) -> list:
     """The counters less those whose value no counter can have, whose lines are kept as unreadable (the rest of
-    the capture loads, as for any line a parser cannot read): a number beyond the range of a double (printed
-    with hundreds of digits) and a cumulative counter (kind ``counter``) below 0."""
+    the capture loads, as for any line a parser cannot read): a number beyond 2^64 (beyond any 64-bit
+    counter; a double cannot even hold one printed with hundreds of digits), a cumulative counter (kind
+    ``counter``) below 0, and, for a command that prints each counter once (``once``: protocol statistics),
+    a second value of a counter the capture already gave (same section, entity and name: a release that
+    prints one label twice, or a layout the parser cannot nest), which would count it twice."""
     kept, skipped = [], set()
+    first_line: dict[tuple, int] = {}
     for c in counters:
         reason = None
-        if c.value is not None and not math.isfinite(c.value):
+        seen = first_line.setdefault((c.section, c.entity, c.name), c.offset) if once else c.offset
+        if seen != c.offset:
+            reason = f"'{c.counter}': counter {c.name} already given on line {cap.line_no(seen)} of this capture"
+        elif c.value is not None and not math.isfinite(c.value):
             reason = f"'{c.counter}': expected a number a double can hold, found one beyond its range"
+        elif c.value is not None and abs(c.value) > COUNTER_LIMIT:
+            reason = (f"'{c.counter}': expected a number a 64-bit counter can hold (no system keeps a wider one), "
+                      f"found {c.value:.4g}")
         elif c.value is not None and c.kind == "counter" and c.value < 0:
             reason = f"'{c.counter}': expected a cumulative counter, never negative, found {c.value:g}"
         if reason is None:
@@ -228,8 +245,8 @@ def _apply_header(cap: Capture, header: str) -> None:
 
 def _content_lines(cap: Capture) -> list[str]:
     """The first non-blank, non-comment lines: enough to recognise the command (without splitting a long text)."""
-    head = cap.text[:2048].replace("\r", "").split("\n")
-    return [ln for ln in head if ln.strip() and not ln.lstrip().startswith("#")][: CommandParser.sniff_lines]
+    head = TERMINAL_CONTROL_RE.sub("", cap.text[:2048].replace("\r", "")).split("\n")
+    return dedent([ln for ln in head if ln.strip() and not ln.lstrip().startswith("#")])[: CommandParser.sniff_lines]
 
 
 def command_parsers() -> list[CommandParser]:

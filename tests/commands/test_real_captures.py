@@ -315,3 +315,41 @@ def test_insights_netstat_i_with_the_metric_column():
     }.items():
         got = values(rows, entity=iface)
         assert tuple(str(got[n]) if isinstance(got[n], str) else str(int(got[n])) for n in names.values()) == expected
+
+
+def test_tcpmon_busy_server_netstat_s_beyond_32_bits():
+    _, ctx, rows, unparsed = parse_file(LINUX / "tcpmon__netstat-s__20230901T000000.out")
+    assert not ctx.rejects and not unparsed
+    v = values(rows)
+    # zperf/tcpmon test/cmd_netstat_test.go TestParseNetstat, in our (kernel MIB) names
+    assert [v[k] for k in ("ip_in_receives", "ip_forw_datagrams", "ip_in_discards", "ip_in_delivers",
+                           "ip_out_requests", "ip_out_discards")] == [12984693843, 0, 0, 12975893623, 11393863778, 2960]
+    assert [v[k] for k in ("tcp_active_opens", "tcp_passive_opens", "tcp_attempt_fails", "tcp_estab_resets",
+                           "tcp_curr_estab", "tcp_in_segs", "tcp_out_segs", "tcp_retrans_segs", "tcp_in_errs",
+                           "tcp_out_rsts")] == [49845605, 46253346, 6129349, 2184394, 892, 12596717510, 31113950007,
+                                                48107538, 27, 11229045]
+    assert [v[k] for k in ("udp_in_datagrams", "udp_no_ports", "udp_in_errors", "udp_out_datagrams",
+                           "udp_rcvbuf_errors", "udp_sndbuf_errors")] == [196786471, 6480, 68957158, 265752378,
+                                                                          68957158, 0]
+
+
+def test_genie_junos_system_statistics():
+    _, ctx, rows, unparsed = parse_file(BSD / "genie_junos__show-system-statistics__20200101T000000.out")
+    assert not ctx.rejects
+    v = values(rows)
+    # genieparser junos/tests/test_show_system.py, golden_parsed_output_1 of 'show system statistics'
+    assert (v["tcp_out_segs"], v["tcp_packets_sent_window_update_packets"], v["tcp_in_segs"]) == (
+        265063785, 3986235, 568914028)
+    assert (v["tcp_syncache_entries_added"], v["tcp_syncache_entries_added_stale"]) == (1283, 15)
+    assert [v[k] for k in ("udp_datagrams_received", "udp_delivered", "udp_dropped_due_to_full_socket_buffers",
+                           "udp_dropped_due_to_no_socket", "udp_datagrams_output")] == [
+        86628897, 86615318, 26, 13553, 98245187]
+    assert [v[k] for k in ("ttp_packets_sent", "ttp_l2_packets_received", "ttp_ipv4_l3_packets_received",
+                           "ttp_ipv6_l3_packets_received")] == [185307601, 56842, 83525851, 100720250]
+    assert (v["tnp_broadcast_packets_received"], v["tnp_hello_packets_sent"]) == (18139196, 18140767)
+    # its two 'Output/Input Histogram' blocks stay apart; its three 'pfkey:' blocks are three sections
+    assert (v["icmp_output_histogram_echo_reply"], v["icmp_input_histogram_echo_reply"]) == (18108704, 15)
+    assert (v["pfkey_histogram_by_message_type_dump"], v["pfkey_2_histogram_by_message_type_dump"],
+            v["pfkey_3_messages_toward_single_socket"]) == (626, 10626, 22500)
+    # the echoed command, and the second 'Hello packets dropped'/'Fragments dropped' of tnp: kept, not counted twice
+    assert [u["line_number"] for u in unparsed] == [1, 549, 550]

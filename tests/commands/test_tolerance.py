@@ -27,6 +27,12 @@ CASES = [
     ("vse/vse1__set-record__20010715T100000.out", 0),
     ("vtam/zos1_bfruse_complete_pools.out", 8),
     ("sna/csaix1_session.out", 6),
+    ("linux/lkml_lnas4__netstat-s__20040924T111107.out", 20),
+    ("linux/tcpmon__netstat-s__20230901T000000.out", 60),
+    ("linux/mrvw__netstat-i__20190101T000000.out", 3),
+    ("bsd/genie_junos__show-system-statistics__20200101T000000.out", 100),
+    ("bsd/scodoc_unixware7__netstat-s-p-ip__19991105T000000.out", 5),
+    ("bsd/xymon_sco_sv__netstat-in__20110101T000000.out", 1),
 ]
 
 

@@ -24,6 +24,18 @@ counter of the line: ``(3255534866 bytes)``, ``(including 1913 drops)``, ``(of 4
 kernel prints the whole list on AIX and only the non-zero lines on some BSDs, so lines come and go;
 each is read on its own, and a line of no known shape is kept in ``raw.command_unparsed_lines``.
 
+Junos' ``show system statistics`` prints the same layout with its own habits, read as such: a title in
+any case (``Tcp:``, ``raw_if:``), more than one blank after the number, a sub-title without its colon
+(``Output Histogram``, a text-only line over deeper lines), a histogram printed at its sub-title's own
+indent, and a title printed again (``pfkey:`` three times: sections ``pfkey``, ``pfkey_2``, ``pfkey_3``)::
+
+    Tcp:
+            265063785 packets sent
+                    52538606 data packets (49634888 bytes)
+    icmp:
+            Output Histogram
+                    18108704 echo reply
+
 Output: section = the protocol (``tcp``); counter = the text as printed with its numbers as ``#``
 (``data packets (# bytes) retransmitted``), a detail line prefixed by the line it details; counter_name
 = ``<protocol>_<text in snake case>`` (``tcp_packets_sent_data_packets``), a parenthesised count
@@ -39,13 +51,15 @@ from __future__ import annotations
 
 import re
 
-from ingest.formats.capture import Capture, Counter, is_noise, snake
+from ingest.formats.capture import Capture, Counter, is_noise, snake, title_indent
 from ingest.formats.command_parser import CommandParser
 
 TITLE_RE = re.compile(r"^([a-z][a-z0-9]*):\s*$")
-VALUE_FIRST_RE = re.compile(r"^(\d+) (\S.*)$")
+ANY_CASE_TITLE_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*):\s*$")  # Junos prints 'Tcp:' and 'raw_if:'
+VALUE_FIRST_RE = re.compile(r"^(\d+)\s+(\S.*)$")
 LABEL_FIRST_RE = re.compile(r"^(\S.*?):\s+(\d+)$")
 SUBTITLE_RE = re.compile(r"^([A-Za-z][^\d:]*):$")
+BARE_SUBTITLE_RE = re.compile(r"^([A-Za-z][^\d:]*)$")  # 'Output Histogram': a sub-title only over deeper lines
 PARENTHESISED_RE = re.compile(r"\(([a-z]+ )?(\d+)( [a-z.]+(?: [a-z]+)*)?\)")
 CONFORMED = {
     "tcp_packets_sent": "tcp_out_segs",
@@ -61,34 +75,50 @@ PROTOCOLS = {"ip", "tcp", "udp", "icmp", "igmp", "ipv6", "ip6", "icmp6", "icmpv6
 class BsdNetstatS(CommandParser):
     format = "netstat.bsd_s"
     command = "netstat -s"
+    each_counter_once = True
     version = "1"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:
-        titles = {m[1] for ln in lines if (m := TITLE_RE.match(ln))}
-        return bool(titles & PROTOCOLS) and any(
-            ln[:1] in " \t" and VALUE_FIRST_RE.match(ln.strip()) for ln in lines)
+        titles = {m[1] for ln in lines if (m := TITLE_RE.match(ln.strip()))}
+        if titles & PROTOCOLS:
+            return any(ln[:1] in " \t" and VALUE_FIRST_RE.match(ln.strip()) for ln in lines)
+        # Junos titles its first protocol 'Tcp:' as Linux does; only BSD details a counter by deeper counters
+        return any(m[1].lower() in PROTOCOLS for ln in lines if (m := ANY_CASE_TITLE_RE.match(ln.strip()))) and any(
+            VALUE_FIRST_RE.match(a.strip()) and VALUE_FIRST_RE.match(b.strip()) and _depth(b) > _depth(a) > 0
+            for a, b in zip(lines, lines[1:]))
 
     def parse_capture(self, cap: Capture) -> list[Counter]:
         counters: list[Counter] = []
         section: str | None = None
         parents: list[tuple[int, str, str]] = []  # (depth, text, name) of the lines above, by depth
-        for i, raw in enumerate(cap.lines):
-            if is_noise(raw):
-                continue
-            if raw[0] not in " \t":
-                m = TITLE_RE.match(raw)
-                if m:
-                    section, parents = m[1], []
+        seen: dict[str, int] = {}  # how often each title was printed so far
+        content = [i for i, raw in enumerate(cap.lines) if not is_noise(raw)]
+        depths = {i: _depth(cap.lines[i]) for i in content}
+        next_depth = dict(zip(content, [depths[i] for i in content[1:]] + [-1]))
+        titles_at = title_indent(cap.lines, _is_protocol_title)
+        for i in content:
+            raw = cap.lines[i]
+            if depths[i] <= titles_at:
+                m = ANY_CASE_TITLE_RE.match(raw.strip())
+                if m:  # a title printed again (Junos' three 'pfkey:' blocks) opens another section; a
+                    # protocol's again ('tcp:' of a second capture appended without its header) does not: its
+                    # counters, given twice, keep their lines unparsed
+                    name = m[1].lower()
+                    seen[name] = seen.get(name, 0) + 1
+                    again = seen[name] > 1 and name not in PROTOCOLS
+                    section, parents = name + (f"_{seen[name]}" if again else ""), []
                 else:
                     cap.skip(i, "expected a protocol title such as 'tcp:' at column 0")
                 continue
             if section is None:
                 cap.skip(i, "counter line before the first protocol title (e.g. 'tcp:')")
                 continue
-            depth = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
+            depth = depths[i]
             line = raw.strip()
-            m = SUBTITLE_RE.match(line)
+            m = SUBTITLE_RE.match(line) or (BARE_SUBTITLE_RE.match(line) if next_depth[i] > depth else None)
+            if m and next_depth[i] == depth:  # its lines printed at its own indent (Junos 'Input histogram:')
+                depth -= 1
             read = None if m else _line(line)
             if m is None and read is None:  # not understood: the lines around it keep their parents
                 cap.skip(i, f"in {section}: expected '<number> <text>', '<text>: <number>' or a sub-title "
@@ -111,6 +141,16 @@ class BsdNetstatS(CommandParser):
                                         None, "bytes" if word == "bytes" else "count", "counter"))
             parents.append((depth, text, snake(_without_parentheses(text))))
         return counters
+
+
+def _is_protocol_title(line: str) -> bool:
+    m = ANY_CASE_TITLE_RE.match(line)
+    return m is not None and m[1].lower() in PROTOCOLS
+
+
+def _depth(line: str) -> int:
+    expanded = line.expandtabs(8)
+    return len(expanded) - len(expanded.lstrip())
 
 
 def _line(line: str) -> tuple[str, str, list[tuple[str, str]]] | None:

@@ -58,8 +58,9 @@ import re
 
 import numpy as np
 
-from ingest.formats.capture import Capture, CaptureError, Counter, CounterSink, Layout, Segment, is_noise, snake
-from ingest.formats.command_parser import CommandParser, plausible, require_time_and_host
+from ingest.formats.capture import (Capture, CaptureError, Counter, CounterSink, Layout, Segment, is_noise, snake,
+                                     title_indent)
+from ingest.formats.command_parser import COUNTER_LIMIT, CommandParser, plausible, require_time_and_host
 
 # printed text (number as '#') -> kernel MIB name, per section; old and new net-tools spellings
 MIB_BY_TEXT: dict[str, dict[str, str]] = {
@@ -221,6 +222,7 @@ GAUGES = {"tcp_curr_estab", "ip_forwarding", "ip_default_ttl", "tcp_rto_algorith
           "tcp_rto_max", "tcp_max_conn"}
 
 SECTION_RE = re.compile(r"^([A-Za-z][A-Za-z0-9]*):\s*$")
+LINUX_TITLES = {"Ip", "Tcp", "Icmp", "Udp", "TcpExt"}  # one of them titles every Linux netstat -s
 VALUE_FIRST_RE = re.compile(r"^(\d+) (\S.*)$")
 KEY_VALUE_RE = re.compile(r"^(\S.*?): (\d+)$")
 VALUE_INSIDE_RE = re.compile(r"^(\S.*?) (\d+) (\S.*)$")
@@ -255,12 +257,13 @@ class CachedShape:
 class LinuxNetstatS(CommandParser):
     format = "netstat.linux_s"
     command = "netstat -s"
+    each_counter_once = True
     version = "3"
     priority = 40
 
     def matches(self, lines: list[str]) -> bool:
-        titles = {ln.rstrip(": \t") for ln in lines if SECTION_RE.match(ln)}
-        return bool(titles & {"Ip", "Tcp", "Icmp", "Udp", "TcpExt"}) and any(
+        titles = {ln.strip().rstrip(":") for ln in lines if SECTION_RE.match(ln.strip())}
+        return bool(titles & LINUX_TITLES) and any(
             ln[:1] in " \t" and (VALUE_FIRST_RE.match(ln.strip()) or KEY_VALUE_RE.match(ln.strip())) for ln in lines
         )
 
@@ -270,11 +273,15 @@ class LinuxNetstatS(CommandParser):
         subtitle: str | None = None
         subtitle_indent = 0
         tcp_unread = False  # a Tcp line that could not be read explains a missing Tcp counter
-        for i, raw in enumerate(cap.lines):
+        lines = cap.lines
+        damaged = {at for at, _ in cap.unparsed}  # kept unparsed as the lines were read (a NUL byte)
+        base = title_indent(lines, lambda ln: SECTION_RE.match(ln) is not None and ln[:-1] in LINUX_TITLES)
+        for i, raw in enumerate(lines):
             if is_noise(raw):
+                tcp_unread |= section == "Tcp" and i in damaged
                 continue
-            if raw[0] not in " \t":
-                m = SECTION_RE.match(raw)
+            if len(raw) - len(raw.lstrip(" \t")) <= base:
+                m = SECTION_RE.match(raw.strip())
                 if m:
                     section, subtitle = m[1], None
                 else:  # e.g. net-tools' own 'error parsing /proc/net/snmp: Success'
@@ -341,8 +348,8 @@ class LinuxNetstatS(CommandParser):
             if shape.label_runs.size:
                 at = np.minimum(first[members][:, None] + shape.label_runs, len(numbers) - 1)
                 ok &= (numbers[at] == shape.label_values).all(axis=1)
-            if ok.any():  # a number too long for a double is read the ordinary way, which keeps its line
-                ok[ok] = np.isfinite(numbers[first[members[ok]][:, None] + shape.value_runs]).all(axis=1)
+            if ok.any():  # a number beyond 2^64 is read the ordinary way, which keeps its line
+                ok[ok] = (numbers[first[members[ok]][:, None] + shape.value_runs] <= COUNTER_LIMIT).all(axis=1)
             good = members[ok]
             if good.size:
                 values = numbers[first[good][:, None] + shape.value_runs].ravel()
@@ -355,7 +362,7 @@ class LinuxNetstatS(CommandParser):
         if not counters:
             raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
         require_time_and_host(cap)
-        counters = plausible(cap, counters)
+        counters = plausible(cap, counters, self.each_counter_once)
         layout = sink.layout(counters)
         body = cap.text.encode()
         # a capture with unread lines is not a template: the bulk path would not keep its lines
@@ -368,10 +375,12 @@ class LinuxNetstatS(CommandParser):
 def _require_tcp(cap: Capture, counters: list[Counter]) -> None:
     """A Tcp section cut short: net-tools prints all of ALWAYS_PRINTED_TCP, so a Tcp section without
     one of them (and no unreadable line in its place) ends a truncated capture. A capture without a
-    Tcp section is not truncated for that: ``netstat -su`` prints none."""
+    Tcp section is not truncated for that: ``netstat -su`` prints none; nor is one that names none of
+    them, whose labels are translated (net-tools run without ``LANG=C``: ``aktive Verbindungsöffnungen``)
+    and load under their own names."""
     tcp = {c.name for c in counters if c.section == "Tcp"}
     missing = [m for m in ALWAYS_PRINTED_TCP if f"tcp_{snake(m)}" not in tcp]
-    if tcp and missing:
+    if tcp and missing and len(missing) < len(ALWAYS_PRINTED_TCP):
         last = max(c.offset for c in counters)
         raise CaptureError(f"the Tcp section lacks {', '.join(missing)}: truncated capture (netstat -s prints "
                            "all of them)", cap.line_no(last))
@@ -399,7 +408,7 @@ def _shape(cap: Capture, counters: list[Counter], layout: Layout, body: bytes) -
     at_line = {c.offset: c for c in counters}
     value_runs: list[int] = []
     line_start = 0
-    for i, line in enumerate(cap.lines):
+    for i, line in enumerate(cap.raw_lines):  # positions in the bytes: the lines as printed
         counter = at_line.get(i)
         if counter is not None:
             stripped = line.strip()

@@ -3,7 +3,8 @@
     (named after it; tests/benchmark/test_capacity.py proves both give the same numbers on the same
     inputs). Seed 004: IBM "VSE/ESA TCP/IP Performance Considerations". KB = 1024 bytes; MIPS = 10**6
     instructions a second; KI = 1000 instructions. Every argument is parenthesized: callers pass
-    expressions.
+    expressions. A quotient of two literals is cast to double first: Spark divides decimals at 6 places
+    (2.0 / 60.0 = 0.033333), 1e-5 off.
 -#}
 
 {#- sizing.ki_per_kb: 10.167 CPU s x 14,000 KIPS / 10,240 KB = 13.9 KI/KB (seed 004 G.20, L5513) -#}
@@ -27,5 +28,5 @@
 {% macro sizing_tn3270_terminals_per_processor(target_utilization, mips, pathlength,
                                               transactions_per_terminal_min=2.0, overhead_ki=280.0) -%}
     (({{ target_utilization }}) * ({{ mips }}) * 1000.0
-        / (({{ transactions_per_terminal_min }}) / 60.0 * (({{ pathlength }}) + ({{ overhead_ki }}))))
+        / (cast({{ transactions_per_terminal_min }} as double) / 60.0 * (({{ pathlength }}) + ({{ overhead_ki }}))))
 {%- endmacro %}

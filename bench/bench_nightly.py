@@ -49,7 +49,10 @@ sys.path.insert(0, str(REPO))
 from quality.audit import AUDIT_DDL  # noqa: E402  (the repository, not bench/, holds the package)
 
 PERFDB = [sys.executable, "-m", "ingest.cli"]
-START = dt.date(2026, 1, 5)
+# Every history ends on this Monday (the warm-up night's day) and the timed night is the day after: a
+# Monday at least a week back, as ingest rejects a measurement later than its file's modification time.
+TODAY = dt.date.today()
+LAST_DAY = TODAY - dt.timedelta(days=7 + TODAY.weekday())
 SYSTEM = dict(cpus=16, processes=200, discs=40, lines=4)
 STEPS = ("ingest", "build", "check", "publish")
 RATIO_TARGET = 1.5
@@ -91,14 +94,18 @@ def copy_home(source: Path, target: Path) -> None:
     shutil.copytree(source, target, symlinks=True, copy_function=link_or_copy)
 
 
+def start(days: int) -> dt.date:
+    return LAST_DAY - dt.timedelta(days=days)
+
+
 def landing(cache: Path, systems: int, days: int) -> Path:
-    """The history's files, generated once per systems and days (not per code: only generate writes them)."""
-    data = cache / f"data-{systems}sys-{days}d"
+    """The history's files, generated once per systems, days and start (not per code: only generate writes them)."""
+    data = cache / f"data-{systems}sys-{days}d-from-{start(days)}"
     if not (data / "ready").exists():
         shutil.rmtree(data, ignore_errors=True)
         data.mkdir(parents=True)
         print(f"generating {days} days of {systems} systems under {data} (once)", flush=True)
-        generate(data, systems, START, days, "week")
+        generate(data, systems, start(days), days, "week")
         (data / "ready").write_text("")
     return data
 
@@ -122,7 +129,7 @@ def mark_checked(home: Path) -> None:
 def history(cache: Path, systems: int, days: int) -> tuple[Path, dict]:
     """The home after ``days`` of history and one warm-up night, built once per key, and the timed
     setup steps (ingest and full-refresh build of the history)."""
-    home = cache / f"site-{systems}sys-{days}d-{code_hash()}"
+    home = cache / f"site-{systems}sys-{days}d-from-{start(days)}-{code_hash()}"
     setup_file = home / "setup.json"
     if (home / "ready").exists():
         return home, json.loads(setup_file.read_text())
@@ -134,7 +141,7 @@ def history(cache: Path, systems: int, days: int) -> tuple[Path, dict]:
         print(f"  history {step}: {s['seconds']:.1f} s, peak RSS {mib(s['peak_rss'])}", flush=True)
     mark_checked(home)
     perfdb(home, "publish")
-    generate(home, systems, START + dt.timedelta(days=days), 1, "day")  # the warm-up night
+    generate(home, systems, LAST_DAY, 1, "day")  # the warm-up night
     perfdb(home, "run")
     setup_file.write_text(json.dumps({k: {"seconds": v["seconds"], "peak_rss": v["peak_rss"]}
                                       for k, v in setup.items()}))
@@ -167,7 +174,7 @@ def timed(home: Path, step: str, *options: str) -> dict:
 def night(cache_home: Path, systems: int, days: int, scratch: Path) -> dict:
     home = scratch / cache_home.name
     copy_home(cache_home, home)
-    generate(home, systems, START + dt.timedelta(days=days + 1), 1, "day")
+    generate(home, systems, LAST_DAY + dt.timedelta(days=1), 1, "day")
     steps = {step: timed(home, step) for step in STEPS}
     size = (home / "warehouse" / "perfdb.duckdb").stat().st_size
     shutil.rmtree(home, ignore_errors=True)
@@ -223,9 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         cached, setup = history(args.cache, args.systems, days)
         print(f"timing the night after {days + 1} days ...", flush=True)
         results.append({**night(cached, args.systems, days, scratch), "setup": setup})
+        print(json.dumps(results[-1]), flush=True)  # each night as it is timed: a later failure keeps it
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=2))
     ok = report(results)
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2))
     return 0 if ok else 1
 
 

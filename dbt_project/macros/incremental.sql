@@ -9,7 +9,8 @@
 
     unique_key names the model's system column and its period column; the grain says what the period is:
     `day` (a timestamp or date whose day is the period), `shift_date` (a shift's date: a day's hours may
-    belong to the shift of the day before), `month` (a date, first of the month) or `year` (an integer).
+    belong to the shift of the day before), `week` (a date, the Monday of an ISO week), `month` (a date,
+    first of the month) or `year` (an integer).
     The filter and the delete read the same touched set, so the rows deleted are exactly the rows rebuilt,
     also where a removed file leaves a period with no rows at all (which delete+insert would miss).
     A first build, and `perfdb build --full-refresh`, build everything: the filter is then `1 = 1`.
@@ -28,14 +29,14 @@
         select system_name as touched_system, day as touched_period from ({{ days }}) as touched_days
     {%- elif grain == 'shift_date' -%}
         select system_name as touched_system, period as touched_period from ({{ shift_dates }}) as touched_shift_dates
-    {%- elif grain == 'month' -%}
-        select distinct system_name as touched_system, cast({{ dbt.date_trunc('month', 'period') }} as date) as touched_period
+    {%- elif grain in ['week', 'month'] -%}
+        select distinct system_name as touched_system, cast({{ dbt.date_trunc(grain, 'period') }} as date) as touched_period
         from ({{ shift_dates }}) as touched_shift_dates
     {%- elif grain == 'year' -%}
         select distinct system_name as touched_system, cast(extract(year from period) as integer) as touched_period
         from ({{ shift_dates }}) as touched_shift_dates
     {%- else -%}
-        {{ exceptions.raise_compiler_error("touched: grain must be day, shift_date, month or year, not " ~ grain) }}
+        {{ exceptions.raise_compiler_error("touched: grain must be day, shift_date, week, month or year, not " ~ grain) }}
     {%- endif -%}
 {% endmacro %}
 

@@ -37,6 +37,11 @@ DAY_MODELS = {
     "fct_userdef_shift", "fct_cpu_monthly", "fct_process_monthly", "fct_disc_monthly", "fct_line_monthly",
     "fct_userdef_monthly", "fct_cpu_yearly", "fct_process_yearly", "fct_disc_yearly", "fct_line_yearly",
     "fct_userdef_yearly", "int_zos_cpu__logical_interval", "fct_zos_cpu_logical_interval", "fct_zos_cpu_type_interval",
+    "int_cpu__hourly_spread", "int_process__daily", "fct_cpu_weekly", "fct_process_weekly", "fct_disc_weekly",
+    "fct_line_weekly", "fct_userdef_weekly", "rpt_cpu_trend", "rpt_threshold_violations",
+    "int_capacity__device_daily_peak", "int_counter__snapshot", "fct_zos_interface_interval",
+    "fct_zos_tcp_connection_hourly", "fct_zos_ftp_transfer", "rpt_process_activity", "rpt_process_summary",
+    "rpt_busy_process", "rpt_discopen_summary", "rpt_file_summary", "fct_zos_lpar_interval", "rpt_threshold_exceptions",
 }
 
 
@@ -197,4 +202,6 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     edited["nodes"]["model.perfdb.int_cpu__hourly"]["checksum"]["checksum"] = "edited"
     assert stale_incremental_models(manifest, manifest) == []
     assert stale_incremental_models(manifest, edited) == ["fct_capacity_forecast_history",
-        "fct_cpu_monthly", "fct_cpu_shift", "fct_cpu_yearly", "int_cpu__hourly"]
+        "fct_cpu_monthly", "fct_cpu_shift", "fct_cpu_weekly", "fct_cpu_yearly", "int_capacity__device_daily_peak",
+        "int_cpu__hourly", "int_cpu__hourly_spread", "rpt_cpu_trend", "rpt_threshold_exceptions",
+        "rpt_threshold_violations"]

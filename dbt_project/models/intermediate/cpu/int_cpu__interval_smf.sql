@@ -2,6 +2,8 @@
 -- shift, month, year, threshold and trend models serve z/OS without a second implementation.
 -- busy_pct is RMF's MVS busy of the logical CPU. SMF has no interrupt or send busy, no ready-queue
 -- length, no swaps and no LOADID: NULL. Dispatches are SMF70TCB + SMF70SRB per second.
+-- A view: a projection of an incremental model, read by int_cpu__interval for the touched days only.
+{{ config(materialized='view') }}
 select
     'smf70' as source,
     system_id as system_name,

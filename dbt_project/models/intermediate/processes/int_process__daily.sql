@@ -1,6 +1,8 @@
 -- One row per program in a CPU and PIN and calendar day: what the application-process reports
 -- (Glasstone 1986, Figs. 1-3) list, per day instead of per measurement. process_runs counts the
 -- processes of the program that ran in the PIN that day.
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_name', 'report_date'], meta={'touched_grain': 'day'}) }}
 select
     system_name,
     cast(hour_start as date) as report_date,
@@ -15,4 +17,5 @@ select
     sum(messages_received_count) as messages_received_count,
     sum(messages_sent_count) as messages_sent_count
 from {{ ref('int_process__hourly') }}
+where {{ touched('system_name', 'hour_start', 'day') }}
 group by system_name, cast(hour_start as date), cpu_num, pin, program_file_name

@@ -7,17 +7,11 @@
 -- speed (the speed an AIX `netstat -v` capture reports as Media Speed Running, else the seed
 -- interface_speeds), max(receive, transmit) for a full-duplex link, whose directions do not compete,
 -- receive + transmit for a half-duplex one. The MEASURE and SMF 70 families feed the processor rows
--- through int_cpu__hourly.
+-- through int_cpu__hourly. The device peaks are a day model (int_capacity__device_daily_peak); the
+-- interface peaks are computed here on every build, as a new capture's link speed applies to every day.
 {%- set by_shift = var('capacity_peak_basis', 'daily') == 'shift' %}
-{%- set period = 'shift_date' if by_shift else 'cast(hour_start as date)' %}
 
-with cpu_hours as (
-    select system_name, cast(cpu_num as string) as cpu_num, hour_start, shift, shift_date, busy_pct
-    from {{ ref('int_cpu__hourly') }}
-    where busy_pct is not null
-),
-
-captured_speeds as (
+with captured_speeds as (
     -- "1000 Mbps Full Duplex"; the latest capture wins, as an adapter may be renegotiated
     select
         host,
@@ -83,54 +77,16 @@ interface_hours as (
     where speeds.speed_mbps > 0
 ),
 
-hourly as (
-    select
-        'cpu' as resource_type,
-        system_name,
-        'CPU ' || lpad(cpu_num, 2, '0') as resource_name,
-        1 as servers,
-        hour_start,
-        shift,
-        shift_date,
-        busy_pct
-    from cpu_hours
-    union all
-    select
-        'processor_pool' as resource_type,
-        system_name,
-        'all processors' as resource_name,
-        count(*) as servers,
-        hour_start,
-        max(shift) as shift,
-        max(shift_date) as shift_date,
-        avg(busy_pct) as busy_pct
-    from cpu_hours
-    group by system_name, hour_start
-    union all
-    select 'disc', system_name, device_name, 1, hour_start, shift, shift_date, busy_pct
-    from {{ ref('int_disc__hourly') }}
-    where busy_pct is not null
-    union all
-    select 'line', system_name, device_name, 1, hour_start, shift, shift_date, busy_pct
-    from {{ ref('int_line__hourly') }}
-    where busy_pct is not null
-    union all
-    select 'interface', system_name, interface_name, 1, hour_start, shift, shift_date, busy_pct
+interface_resource_hours as (
+    select 'interface' as resource_type, system_name, interface_name as resource_name, 1 as servers,
+        hour_start, shift, shift_date, busy_pct
     from interface_hours
+),
+
+interface_peaks as (
+    {{ daily_peaks('interface_resource_hours', by_shift) }}
 )
 
-select
-    resource_type,
-    system_name,
-    resource_name,
-    {{ 'shift' if by_shift else 'cast(null as integer)' }} as shift,
-    {{ period }} as peak_date,
-    max(servers) as servers,
-    max(busy_pct) as peak_pct,
-    max_by(hour_start, busy_pct) as peak_hour_start,
-    count(*) as measured_hours
-from hourly
-{%- if by_shift %}
-where shift is not null
-{%- endif %}
-group by resource_type, system_name, resource_name, {{ 'shift, ' if by_shift }}{{ period }}
+select * from {{ ref('int_capacity__device_daily_peak') }}
+union all
+select * from interface_peaks

@@ -3,8 +3,11 @@
 -- Partition Data report (type70_1.md §8.3): logical busy = sum(PDT) / sum(ONT); physical share =
 -- sum(PDT) / (INT x physical CPUs of the type, or of the CPC when the record does not say);
 -- LPAR management = sum(PDT - EDT) / the same, which for PHYSICAL is all of its PDT.
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_id', 'interval_start'], meta={'touched_grain': 'day'}) }}
 with control as (
     select * from {{ ref('stg_smf__cpu_control') }}
+    where {{ touched('system_id', 'interval_start', 'day') }}
 ),
 
 image_cpus as (
@@ -23,6 +26,7 @@ logical_processors as (
     from {{ ref('stg_smf__logical_processor') }} as lp
     inner join control using (system_id, interval_start)
     left join image_cpus on {{ is_own_logical_processor('lp', 'image_cpus', 'control') }}
+    where {{ touched('lp.system_id', 'lp.interval_start', 'day') }}
 ),
 
 by_type as (

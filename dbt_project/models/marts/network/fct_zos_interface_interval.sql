@@ -1,5 +1,7 @@
 -- TCP/IP interfaces per SMF interval (SMF 119.6): bytes and packets both ways as totals and rates,
 -- errors and discards.
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_id', 'interval_end'], meta={'touched_grain': 'day'}) }}
 select
     system_id,
     stack_name,
@@ -19,3 +21,4 @@ select
     in_discards,
     out_discards
 from {{ ref('stg_smf__interface') }}
+where {{ touched('system_id', 'interval_end', 'day') }}

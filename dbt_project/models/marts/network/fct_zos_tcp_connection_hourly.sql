@@ -1,5 +1,7 @@
 -- TCP connections per system, stack and hour (of closing, header time, local) by service port and
 -- remote network (SMF 119.2): count, bytes both ways, connection duration.
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_id', 'hour_start'], meta={'touched_grain': 'day'}) }}
 select
     system_id,
     stack_name,
@@ -15,4 +17,5 @@ select
     max(duration_s) as max_duration_s,
     sum(retransmit_count) as retransmit_count
 from {{ ref('stg_smf__tcp_connection') }}
+where {{ touched('system_id', 'closed_at', 'day') }}
 group by system_id, stack_name, {{ dbt.date_trunc('hour', 'closed_at') }}, role, service_port, remote_network

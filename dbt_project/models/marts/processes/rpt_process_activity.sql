@@ -2,6 +2,8 @@
 -- in a CPU and PIN) that received and sent messages, CPU seconds per transaction (message received), file I/Os (messages
 -- sent) per transaction and CPU seconds per I/O. An OLTP transaction typically needs 5 to 20 file
 -- I/Os; outside that band the transaction or its requester deserve a look.
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_name', 'report_date'], meta={'touched_grain': 'day'}) }}
 select
     system_name,
     report_date,
@@ -21,3 +23,4 @@ select
 from {{ ref('int_process__daily') }}
 where messages_received_count > 0
     and messages_sent_count > 0
+    and {{ touched('system_name', 'report_date', 'day') }}

@@ -6,12 +6,15 @@
 {%- set figure_9_metrics = ['qlen_max', 'qlen_spread_across_hours', 'swaps_per_s_max', 'busy_pct_max',
                             'busy_pct_spread_across_hours', 'ibusy_pct_max'] %}
 {%- set keys = ['system_name', 'shift_date', 'shift', 'cpu_num'] %}
+{{ config(materialized='incremental', incremental_strategy='touched',
+          unique_key=['system_name', 'shift_date'], meta={'touched_grain': 'shift_date'}) }}
 with shifts as (
     select * from {{ ref('fct_cpu_shift') }}
+    where {{ touched('system_name', 'shift_date', 'shift_date') }}
 ),
 
 rules as (
-    {{ effective_thresholds('cpu', ref('fct_cpu_shift')) }}
+    {{ effective_thresholds('cpu', 'shifts') }}
 ),
 
 measures as (

@@ -3,10 +3,11 @@
     the periods containing the days in build_touched_days (files loaded since the last successful build,
     files removed since), with dbt's incremental materialization and the strategy `touched` below:
 
-        {{ config(materialized='incremental', incremental_strategy='touched',
-                  unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day'}) }}
+        {{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
         ... from {{ ref('int_cpu__interval') }} where {{ touched('system_name', 'interval_start', 'day') }}
 
+    `touched` and the grain `day` are every model's defaults (dbt_project.yml); another grain is set in the
+    model's config, meta={'touched_grain': 'week'}.
     unique_key names the model's system column and its period column; the grain says what the period is:
     `day` (a timestamp or date whose day is the period), `shift_date` (a shift's date: a day's hours may
     belong to the shift of the day before), `week` (a date, the Monday of an ISO week), `month` (a date,
@@ -63,6 +64,12 @@
     {%- else -%}
     1 = 1
     {%- endif -%}
+{%- endmacro %}
+
+{#- A day model's input: the rows of ``relation`` in the touched periods. -#}
+{% macro touched_rows(relation, system_column, period_column, grain='day') -%}
+    select * from {{ relation }}
+    where {{ touched(system_column, period_column, grain) }}
 {%- endmacro %}
 
 {#- The incremental strategy `touched`: the target's rows of the touched periods deleted, the rows

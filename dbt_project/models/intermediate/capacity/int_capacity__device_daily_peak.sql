@@ -5,7 +5,7 @@
 {%- set by_shift = var('capacity_peak_basis', 'daily') == 'shift' %}
 {%- set in_touched = touched('system_name', 'shift_date', 'shift_date') if by_shift
     else touched('system_name', 'hour_start', 'day') %}
-{{ config(materialized='incremental', incremental_strategy='touched',
+{{ config(materialized='incremental',
           unique_key=['system_name', 'peak_date'], meta={'touched_grain': 'shift_date' if by_shift else 'day'}) }}
 
 with cpu_hours as (

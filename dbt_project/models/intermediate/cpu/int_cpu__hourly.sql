@@ -1,11 +1,10 @@
 -- One row per system, processor and clock hour (King 1986, Fig. 5: the file CPUT, one record per
 -- hourly LOADID). An interval counts in the hour it starts in; rates are averaged weighted by
 -- interval length, so 15- or 30-minute intervals give the values one hourly interval would.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day', 'retention': 'hourly'}) }}
+{{ config(materialized='incremental',
+          unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with intervals as (
-    select * from {{ ref('int_cpu__interval') }}
-    where {{ touched('system_name', 'interval_start', 'day') }}
+    {{ touched_rows(ref('int_cpu__interval'), 'system_name', 'interval_start') }}
 ),
 
 hourly as (

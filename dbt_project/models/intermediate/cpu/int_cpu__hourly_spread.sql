@@ -2,11 +2,9 @@
 -- King 1986, Fig. 2, "between the busiest processor and the least busy processor". (The other
 -- reading, one processor's spread across the hours of a shift, is in fct_cpu_shift.)
 -- The processor with the longest ready queue is named, as the CPU NUM column of Fig. 2.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
 with hourly as (
-    select * from {{ ref('int_cpu__hourly') }}
-    where {{ touched('system_name', 'hour_start', 'day') }}
+    {{ touched_rows(ref('int_cpu__hourly'), 'system_name', 'hour_start') }}
 ),
 
 ranked as (

@@ -2,8 +2,8 @@
 -- with the rates of King 1986, Fig. 5. Every source that measures processors becomes rows of this
 -- model, so the hourly, shift, threshold and trend models are written once: a new source adds a
 -- model with these columns (NULL where it has no equivalent) to the union at the end.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'interval_start'], meta={'touched_grain': 'day', 'retention': 'interval'}) }}
+{{ config(materialized='incremental',
+          unique_key=['system_name', 'interval_start'], meta={'retention': 'interval'}) }}
 {%- set columns = ['source', 'system_name', 'cpu_num', 'cpu_type', 'os_version', 'interval_start',
                    'interval_end', 'interval_s', 'busy_pct', 'ibusy_pct', 'sbusy_pct', 'qlen', 'mqlen',
                    'swaps_per_s', 'dispatches_per_s', 'loadid'] %}

@@ -2,8 +2,7 @@
 -- (formats/smf/type70_1.md §8). MVS busy comes from the CPU data section; LPAR busy from the
 -- image's own PR/SM logical processor: the one with SMF70VPA = SMF70CID inside the partition whose
 -- number SMF70PTN names. Without PR/SM data the CPU counts as online the whole interval.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_id', 'interval_start'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_id', 'interval_start']) }}
 with joined as (
     select
         cpus.system_id,

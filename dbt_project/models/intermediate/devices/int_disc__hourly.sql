@@ -2,8 +2,8 @@
 -- REQ QLEN, SEEK BUSY, cache hits and misses) and as report line items (WRITE BUSY, BYTE RATE).
 -- MEASURE writes one DISC record per CPU running a disc process for the volume (primary and
 -- backup): the records of one interval are added up first, so rates are per volume.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day', 'retention': 'hourly'}) }}
+{{ config(materialized='incremental',
+          unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with records as (
     {{ measured_records(ref('stg_measure__disc')) }}
         and {{ touched('system_name', 'interval_start', 'day') }}

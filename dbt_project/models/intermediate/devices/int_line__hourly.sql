@@ -1,7 +1,7 @@
 -- One row per communication line and clock hour: busy, throughput and the average response time of
 -- the terminal transactions the line carried.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day', 'retention': 'hourly'}) }}
+{{ config(materialized='incremental',
+          unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with records as (
     {{ measured_records(ref('stg_measure__line')) }}
         and {{ touched('system_name', 'interval_start', 'day') }}

@@ -7,11 +7,9 @@
 -- first copy ingested. Rows are told apart by their line within the capture too, because an
 -- interface table may print one address row twice. A day model: every copy of a capture has its
 -- captured_at, so the day of a capture's file holds all its copies.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['host', 'captured_at'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['host', 'captured_at']) }}
 with captures as (
-    select * from {{ ref('stg_commands__captures') }}
-    where {{ touched('host', 'captured_at', 'day') }}
+    {{ touched_rows(ref('stg_commands__captures'), 'host', 'captured_at') }}
 ),
 
 labels as (

@@ -1,8 +1,7 @@
 -- One row per program in a CPU and PIN and calendar day: what the application-process reports
 -- (Glasstone 1986, Figs. 1-3) list, per day instead of per measurement. process_runs counts the
 -- processes of the program that ran in the PIN that day.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'report_date'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'report_date']) }}
 select
     system_name,
     cast(hour_start as date) as report_date,

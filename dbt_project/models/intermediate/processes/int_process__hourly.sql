@@ -3,8 +3,8 @@
 -- that begins where the previous record of that CPU and PIN ended, for the same program, continues a
 -- run; any other record starts a new one. PINs are reused, so a program created again and again in
 -- one PIN shows as many runs: the COUNT of the Process Summary report.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day', 'retention': 'hourly'}) }}
+{{ config(materialized='incremental',
+          unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 {%- set program_keys = ['system_name', 'cpu_num', 'pin', 'program_file_name'] %}
 with records as (
     {{ measured_records(ref('stg_measure__process')) }}

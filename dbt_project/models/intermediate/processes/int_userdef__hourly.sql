@@ -2,8 +2,8 @@
 -- defines: ACCUM and FACCUM count events (per second, e.g. a THROUGHPUT counter), BUSY and QBUSY
 -- accumulate busy time (percent of the interval), QUEUE accumulates queue length x time (average
 -- queue length, e.g. a RESP-TIME counter: transactions in progress).
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'hour_start'], meta={'touched_grain': 'day', 'retention': 'hourly'}) }}
+{{ config(materialized='incremental',
+          unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 {%- set counter_keys = ['system_name', 'cpu_num', 'pin', 'program_file_name', 'counter_name', 'counter_index'] %}
 with records as (
     {{ measured_records(ref('stg_measure__userdef')) }}

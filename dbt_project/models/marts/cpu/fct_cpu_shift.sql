@@ -2,7 +2,7 @@
 -- values ("approximately an 8-to-1 reduction"). The spreads are MAX - MIN across the shift's hours
 -- for this processor, the DELT of the threshold report (Fig. 9); the spread across processors within
 -- an hour is in int_cpu__hourly_spread. Only hours inside a shift of the shifts seed count.
-{{ config(materialized='incremental', incremental_strategy='touched',
+{{ config(materialized='incremental',
           unique_key=['system_name', 'shift_date'], meta={'touched_grain': 'shift_date'}) }}
 select
     system_name, cpu_num, shift_date, shift,

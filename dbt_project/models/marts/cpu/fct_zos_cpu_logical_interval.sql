@@ -1,7 +1,6 @@
 -- RMF CPU activity per logical CPU of each z/OS image and RMF interval: MVS busy, LPAR busy, parked
 -- and online share, I/O interrupt and dispatch rates.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_id', 'interval_start'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_id', 'interval_start']) }}
 select
     system_id,
     interval_start,

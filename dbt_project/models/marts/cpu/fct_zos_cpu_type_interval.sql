@@ -1,7 +1,6 @@
 -- RMF CPU activity per z/OS image, CPU type (CP, zIIP) and RMF interval. Totals are ratios of sums,
 -- as RMF computes them: MVS busy = sum(busy time) / sum(unparked time); LPAR busy = sum(PDT) / sum(ONT).
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_id', 'interval_start'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_id', 'interval_start']) }}
 select
     system_id,
     interval_start,

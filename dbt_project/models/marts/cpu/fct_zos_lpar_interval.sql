@@ -3,11 +3,9 @@
 -- Partition Data report (type70_1.md §8.3): logical busy = sum(PDT) / sum(ONT); physical share =
 -- sum(PDT) / (INT x physical CPUs of the type, or of the CPC when the record does not say);
 -- LPAR management = sum(PDT - EDT) / the same, which for PHYSICAL is all of its PDT.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_id', 'interval_start'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_id', 'interval_start']) }}
 with control as (
-    select * from {{ ref('stg_smf__cpu_control') }}
-    where {{ touched('system_id', 'interval_start', 'day') }}
+    {{ touched_rows(ref('stg_smf__cpu_control'), 'system_id', 'interval_start') }}
 ),
 
 image_cpus as (

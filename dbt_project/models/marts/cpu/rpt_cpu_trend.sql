@@ -3,8 +3,7 @@
 -- that hour. CPU NUM is the processor with that queue. Ties, and sources that measure no queue
 -- (SMF), go to the highest busy, then the earliest hour. A record without a LOADID (text reports
 -- carry none) shows the DT<day of year><hour> LOADID the article's conversion step would have set.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'trend_date'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'trend_date']) }}
 with hours as (
     select
         *,

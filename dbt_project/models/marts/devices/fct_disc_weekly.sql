@@ -1,5 +1,4 @@
 -- The shift rows of an ISO week (Monday to Sunday, keyed by its Monday) condensed per disc volume and
 -- shift as fct_disc_monthly condenses a month's: a grain between shift and month.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'week'], meta={'touched_grain': 'week'}) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'week'], meta={'touched_grain': 'week'}) }}
 {{ condense_shift_fact('disc', 'week') }}

@@ -1,4 +1,4 @@
 -- Communication lines condensed into shifts: AVG, MAX and MIN of the hourly values.
-{{ config(materialized='incremental', incremental_strategy='touched',
+{{ config(materialized='incremental',
           unique_key=['system_name', 'shift_date'], meta={'touched_grain': 'shift_date'}) }}
 {{ condense_hours_fact('line') }}

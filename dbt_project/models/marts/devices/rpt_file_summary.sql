@@ -4,6 +4,5 @@
 -- without activity are left out, as the report's WHERE does. An open is one run of consecutive
 -- records of the same opener and file.
 {%- set counters = ['read_count', 'write_count', 'update_or_reply_count', 'delete_or_writeread_count', 'info_call_count'] %}
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'report_date'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'report_date']) }}
 {{ file_opens_per_day('(select * from ' ~ ref('stg_measure__file') ~ ' where ' ~ touched('system_name', 'interval_start', 'day') ~ ') as file_records', counters, activity_counters=counters, where='device_type = 3') }}

@@ -1,7 +1,6 @@
 -- FTP server transfers that moved data (SMF 119.70), with their effective data rate in KB/s
 -- (1 KB = 1024 bytes, as seed 004 counts: 10M = 10 240 KB).
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_id', 'completed_at'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_id', 'completed_at']) }}
 select
     system_id,
     stack_name,

@@ -1,7 +1,6 @@
 -- TCP/IP interfaces per SMF interval (SMF 119.6): bytes and packets both ways as totals and rates,
 -- errors and discards.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_id', 'interval_end'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_id', 'interval_end']) }}
 select
     system_id,
     stack_name,

@@ -1,7 +1,6 @@
 -- TCP connections per system, stack and hour (of closing, header time, local) by service port and
 -- remote network (SMF 119.2): count, bytes both ways, connection duration.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_id', 'hour_start'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_id', 'hour_start']) }}
 select
     system_id,
     stack_name,

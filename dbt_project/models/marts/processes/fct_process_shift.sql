@@ -2,7 +2,7 @@
 -- minimum-activity filters: PQLEN and the semaphore-wait rate over the hours whose $RECEIVE queue
 -- averaged more than 0.3, READY/BUSY over the hours with more than 0.3 % CPU busy. A process with
 -- no such hour in the shift is left out ("restricting the data to minimum activity level").
-{{ config(materialized='incremental', incremental_strategy='touched',
+{{ config(materialized='incremental',
           unique_key=['system_name', 'shift_date'], meta={'touched_grain': 'shift_date'}) }}
 {%- set min_pqlen = var('process_min_pqlen', 0.3) %}
 {%- set min_busy_pct = var('process_min_busy_pct', 0.3) %}

@@ -4,8 +4,7 @@
 -- busy and I/O rate. MESSAGES-SENT stands for the file I/Os a process initiates.
 {%- set columns = ['system_name', 'report_date', 'program_file_name', 'process_name', 'cpu_num', 'pin', 'process_runs',
                    'priority', 'run_time_s', 'cpu_busy_s', 'cpu_busy_pct', 'io_per_s', 'messages_sent_count'] %}
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'report_date'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'report_date']) }}
 with runs as (
     select
         *,

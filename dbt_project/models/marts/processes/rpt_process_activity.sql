@@ -2,8 +2,7 @@
 -- in a CPU and PIN) that received and sent messages, CPU seconds per transaction (message received), file I/Os (messages
 -- sent) per transaction and CPU seconds per I/O. An OLTP transaction typically needs 5 to 20 file
 -- I/Os; outside that band the transaction or its requester deserve a look.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'report_date'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'report_date']) }}
 select
     system_name,
     report_date,

@@ -1,8 +1,7 @@
 -- Glasstone 1986, Fig. 1, the Process Summary report, per system and day: for each program, how many
 -- processes ran it (COUNT: a high count means processes are created dynamically), their CPU seconds
 -- and the messages they received over $RECEIVE and sent through the file system.
-{{ config(materialized='incremental', incremental_strategy='touched',
-          unique_key=['system_name', 'report_date'], meta={'touched_grain': 'day'}) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'report_date']) }}
 select
     system_name,
     report_date,

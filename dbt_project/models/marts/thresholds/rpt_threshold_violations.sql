@@ -6,11 +6,10 @@
 {%- set figure_9_metrics = ['qlen_max', 'qlen_spread_across_hours', 'swaps_per_s_max', 'busy_pct_max',
                             'busy_pct_spread_across_hours', 'ibusy_pct_max'] %}
 {%- set keys = ['system_name', 'shift_date', 'shift', 'cpu_num'] %}
-{{ config(materialized='incremental', incremental_strategy='touched',
+{{ config(materialized='incremental',
           unique_key=['system_name', 'shift_date'], meta={'touched_grain': 'shift_date'}) }}
 with shifts as (
-    select * from {{ ref('fct_cpu_shift') }}
-    where {{ touched('system_name', 'shift_date', 'shift_date') }}
+    {{ touched_rows(ref('fct_cpu_shift'), 'system_name', 'shift_date', 'shift_date') }}
 ),
 
 rules as (

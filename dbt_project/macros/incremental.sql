@@ -49,13 +49,19 @@
 {#- The where condition of a day model's input: its rows of touched periods (every row on a full build).
     ref() is called whatever the mode, so that dbt sees the dependency when it parses the model; not in
     a unit test, whose given rows are the model's whole input (and which is never incremental). -#}
+{#- Whether this build of the model rebuilds the touched periods only: an incremental build, not a first or a
+    full one, nor a unit test. Compiling with --no-introspect (no warehouse to ask whether the model exists)
+    renders the full build. -#}
+{% macro touched_build() -%}
+    {{ return(model.resource_type != 'unit_test' and flags.INTROSPECT and is_incremental()) }}
+{%- endmacro %}
+
 {% macro touched(system_column, period_column, grain) -%}
     {%- set unit_test = model.resource_type == 'unit_test' -%}
     {%- if not unit_test -%}
         {%- set touched_days = ref('build_touched_days') -%}
     {%- endif -%}
-    {#- compiling with --no-introspect (no warehouse to ask whether the model exists) renders the full build -#}
-    {%- if not unit_test and flags.INTROSPECT and is_incremental() -%}
+    {%- if touched_build() -%}
     exists (
         select 1 from ({{ touched_periods(grain) }}) as touched_periods
         where touched_periods.touched_system = {{ system_column }}

@@ -3,11 +3,13 @@ the warehouse it leaves is the one a full rebuild makes (issue: the nightly load
 costs).
 
 One small generated site, built night by night: a MEASURE system (``\\T1``, CSV, one folder of files a
-day) and an SMF system (``SYSA``, one dump a day, whose records run a few minutes into the next day).
-Night 1 loads day 1 without its LINE file; night 2 loads day 2; night 3 loads day 3 and day 1's LINE file
-late; night 4 removes day 2's DISC file (``perfdb remove``) and loads day 4. Then ``perfdb build
---full-refresh`` rebuilds everything from raw, and every table of the marts and intermediate schemas is
-identical to what the nights built.
+day), an SMF system (``SYSA``, one dump a day, whose records run a few minutes into the next day) and
+three command hosts (``web01``, ``aix01``, ``VSE1``: each command's captures of a day in a file of its own).
+Night 1 loads day 1 without its LINE file; night 2 loads day 2 without web01's ``netstat -s``; night 3
+loads day 3 and day 1's LINE file late; night 4 removes day 2's DISC file (``perfdb remove``), loads day 4
+and web01's ``netstat -s`` of day 2 late: the first capture of day 3, built on night 3 from the capture
+before it on day 1, now pairs with day 2's last. Then ``perfdb build --full-refresh`` rebuilds everything
+from raw, and every table of the marts and intermediate schemas is identical to what the nights built.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import pytest
 
 from ingest import cli
 from ingest.dbt_changes import stale_incremental_models
-from ingest.generate import measure, smf
+from ingest.generate import commands, measure, smf
 from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
 
@@ -31,6 +33,7 @@ pytestmark = pytest.mark.slow
 START = dt.date(2026, 1, 30)  # the nights cross a month boundary: monthly rows of two months are rebuilt
 DAYS = [START + dt.timedelta(days=d) for d in range(4)]
 MEASURE_SYSTEM = "\\T1"
+COMMAND_HOSTS = ("web01", "aix01", "VSE1")
 DAY_MODELS = {
     "int_cpu__interval", "int_cpu__hourly", "int_process__hourly", "int_disc__hourly", "int_line__hourly",
     "int_userdef__hourly", "fct_cpu_shift", "fct_process_shift", "fct_disc_shift", "fct_line_shift",
@@ -39,20 +42,41 @@ DAY_MODELS = {
     "fct_userdef_yearly", "int_zos_cpu__logical_interval", "fct_zos_cpu_logical_interval", "fct_zos_cpu_type_interval",
     "int_cpu__hourly_spread", "int_process__daily", "fct_cpu_weekly", "fct_process_weekly", "fct_disc_weekly",
     "fct_line_weekly", "fct_userdef_weekly", "rpt_cpu_trend", "rpt_threshold_violations",
-    "int_capacity__device_daily_peak", "int_counter__snapshot", "fct_zos_interface_interval",
-    "fct_zos_tcp_connection_hourly", "fct_zos_ftp_transfer", "rpt_process_activity", "rpt_process_summary",
+    "int_capacity__device_daily_peak", "int_counter__snapshot", "int_counter__rate", "fct_interface_interval",
+    "fct_tcpip_interval", "fct_zos_interface_interval", "fct_zos_tcp_connection_hourly", "fct_zos_ftp_transfer",
+    "rpt_process_activity", "rpt_process_summary",
     "rpt_busy_process", "rpt_discopen_summary", "rpt_file_summary", "fct_zos_lpar_interval", "rpt_threshold_exceptions",
 }
 
 
-def generate(out: Path) -> tuple[dict[dt.date, Path], dict[dt.date, Path]]:
-    """Each day's MEASURE folder and SMF dump."""
+def generate(out: Path) -> tuple[dict[dt.date, Path], dict[dt.date, Path], dict[dt.date, list[Path]]]:
+    """Each day's MEASURE folder, SMF dump and command capture files."""
     spec = SystemSpec(MEASURE_SYSTEM, cpus=2, start=START, days=len(DAYS), processes=4, discs=2, lines=1,
                       file_openers=1)
     measure.generate(spec, out / "measure", ["csv"])
     dumps = smf.generate(out / "smf", ["SYSA"], START, len(DAYS), seed=7, forms={"SYSA": "vb"})
     folders = {day: out / "measure" / "csv" / "T1" / day.isoformat() for day in DAYS}
-    return folders, dict(zip(DAYS, sorted(dumps)))
+    logs = [p for p in commands.generate(out / "logs", START, len(DAYS), 240, 7) if p.parts[-3] in COMMAND_HOSTS]
+    return folders, dict(zip(DAYS, sorted(dumps))), split_by_day(logs, out / "commands")
+
+
+def split_by_day(logs: list[Path], out: Path) -> dict[dt.date, list[Path]]:
+    """Each log's captures (``# captured: <time> host: <name>`` and what follows) by the day of their time,
+    one file per log and day, as a collector that starts a file every day would land them."""
+    days: dict[dt.date, list[Path]] = {}
+    for log in logs:
+        chunks: dict[dt.date, list[str]] = {}
+        day = None
+        for line in log.read_text().splitlines(keepends=True):
+            if line.startswith("# captured: "):
+                day = dt.date.fromisoformat(line.split()[2][:10])
+            chunks.setdefault(day, []).append(line)
+        for day, lines in chunks.items():
+            path = out / day.isoformat() / f"{log.parts[-3]}_{log.parts[-2]}.log"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(lines))
+            days.setdefault(day, []).append(path)
+    return {day: sorted(paths) for day, paths in days.items()}
 
 
 def perfdb(home: Home, *args: str) -> None:
@@ -140,19 +164,22 @@ def differences(home: Home, snap: Path) -> dict[str, int]:
 
 
 def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_path):
-    folders, dumps = generate(tmp_path / "site")
+    folders, dumps, captures = generate(tmp_path / "site")
     home = Home(tmp_path / "home").create()
     late_line = folders[DAYS[0]] / "line.csv"
     night_1 = [p for p in sorted(folders[DAYS[0]].iterdir()) if p != late_line]
+    late_captures = [p for p in captures[DAYS[1]] if p.name == "web01_netstat-s.log"]
+    assert len(late_captures) == 1
 
     # night 1: the first build builds everything
-    perfdb(home, "ingest", *map(str, night_1), str(dumps[DAYS[0]]))
+    perfdb(home, "ingest", *map(str, night_1), str(dumps[DAYS[0]]), *map(str, captures[DAYS[0]]))
     perfdb(home, "build")
     assert query(home, "select count(*), bool_or(full_refresh) from audit.builds") == [(1, False)]
 
     # night 2: only day 2 (and the minutes of day 3 that SYSA's dump of day 2 holds) is rebuilt. A row of
     # day 1, changed by hand in a day model, shows that day 1's rows are not rewritten.
-    night_2 = [*sorted(folders[DAYS[1]].iterdir()), dumps[DAYS[1]]]
+    night_2 = [*sorted(folders[DAYS[1]].iterdir()), dumps[DAYS[1]],
+               *(p for p in captures[DAYS[1]] if p not in late_captures)]
     perfdb(home, "ingest", *map(str, night_2))
     con = duckdb.connect(str(home.db_path))
     con.execute("update intermediate.int_cpu__hourly set busy_pct = 42.4242 where system_name = ? and cpu_num = 0 "
@@ -160,7 +187,7 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     con.close()
     perfdb(home, "build")
     assert touched(home) == file_days(home, night_2) == {
-        (MEASURE_SYSTEM, DAYS[1]), ("SYSA", DAYS[1]), ("SYSA", DAYS[2])}
+        (MEASURE_SYSTEM, DAYS[1]), ("SYSA", DAYS[1]), ("SYSA", DAYS[2]), *((host, DAYS[1]) for host in COMMAND_HOSTS)}
     results = model_results(home)
     assert DAY_MODELS <= set(results), DAY_MODELS - set(results)
     for name in DAY_MODELS:
@@ -171,20 +198,29 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     assert hours == {DAYS[0]: 1, DAYS[1]: 0}  # day 1's changed row kept, day 2 built
 
     # night 3: day 3, and day 1's LINE file arriving late: day 1 of \T1 is rebuilt, so the changed row too
-    night_3 = [*sorted(folders[DAYS[2]].iterdir()), dumps[DAYS[2]], late_line]
+    night_3 = [*sorted(folders[DAYS[2]].iterdir()), dumps[DAYS[2]], late_line, *captures[DAYS[2]]]
     perfdb(home, "ingest", *map(str, night_3))
     perfdb(home, "build")
-    assert touched(home) == {(MEASURE_SYSTEM, DAYS[0]), (MEASURE_SYSTEM, DAYS[2]), ("SYSA", DAYS[2]), ("SYSA", DAYS[3])}
+    assert touched(home) == {(MEASURE_SYSTEM, DAYS[0]), (MEASURE_SYSTEM, DAYS[2]), ("SYSA", DAYS[2]), ("SYSA", DAYS[3]),
+                             *((host, DAYS[2]) for host in COMMAND_HOSTS)}
+    # web01's netstat -s of day 2 has not arrived: day 3's first capture counts from day 1's last
+    first_of_day_3 = ("select min(interval_start) from intermediate.int_counter__rate where host = 'web01' "
+                      "and command = 'netstat -s' and cast(interval_end as date) = ?")
+    assert query(home, first_of_day_3, [DAYS[2]]) == [(dt.datetime.combine(DAYS[0], dt.time(20)),)]
     assert query(home, "select count(*) from intermediate.int_cpu__hourly where busy_pct = 42.4242") == [(0,)]
     assert query(home, "select count(*) from marts.fct_line_shift where shift_date = ?", [DAYS[0]]) != [(0,)]
 
     # night 4: day 2's DISC file removed, day 4 loaded
     perfdb(home, "remove", str(folders[DAYS[1]] / "disc.csv"))
-    perfdb(home, "ingest", *map(str, [*sorted(folders[DAYS[3]].iterdir()), dumps[DAYS[3]]]))
+    perfdb(home, "ingest", *map(str, [*sorted(folders[DAYS[3]].iterdir()), dumps[DAYS[3]], *captures[DAYS[3]],
+                                      *late_captures]))
     perfdb(home, "build")
     last_dump_days = {("SYSA", DAYS[3]), ("SYSA", DAYS[3] + dt.timedelta(days=1))}
     assert file_days(home, [dumps[DAYS[3]]]) == last_dump_days
-    assert touched(home) == {(MEASURE_SYSTEM, DAYS[1]), (MEASURE_SYSTEM, DAYS[3]), *last_dump_days}
+    # web01's late capture touches its day, and day 3, whose first netstat -s capture pairs with it now
+    assert touched(home) == {(MEASURE_SYSTEM, DAYS[1]), (MEASURE_SYSTEM, DAYS[3]), *last_dump_days,
+                             *((host, DAYS[3]) for host in COMMAND_HOSTS), ("web01", DAYS[1]), ("web01", DAYS[2])}
+    assert query(home, first_of_day_3, [DAYS[2]]) == [(dt.datetime.combine(DAYS[1], dt.time(20)),)]
     assert query(home, "select count(*) from intermediate.int_disc__hourly where cast(hour_start as date) = ?",
                  [DAYS[1]]) == [(0,)]
 

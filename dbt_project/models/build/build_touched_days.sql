@@ -1,6 +1,8 @@
 -- The (system, day) pairs the incremental models rebuild: the days of every file loaded since the last
 -- successful build (up to this build's high-water mark) and of every file removed since that build
--- started. A late file for an old day touches that old day only.
+-- started. A late file for an old day touches that old day, and for a command host the next day that
+-- host captured the same command: a counter's rate pairs each capture with the one before it, so the
+-- first capture after a capture that arrived late (or was removed) has another interval now.
 with last_build as (
     select
         coalesce(max(last_file_id), 0) as last_file_id,
@@ -22,8 +24,27 @@ removed as (
     from {{ source('manifest', 'removed_file_days') }} as removed_days
     cross join last_build
     where removed_days.removed_at >= last_build.started_at
+),
+
+changed as (
+    select system_name, day from loaded
+    union
+    select system_name, day from removed
+),
+
+command_days as (
+    select distinct host, command, cast(captured_at as date) as day
+    from {{ source('commands', 'command_captures') }}
+),
+
+following as (
+    select changed.system_name, min(command_days.day) as day
+    from changed
+    inner join command_days
+        on command_days.host = changed.system_name and command_days.day > changed.day
+    group by changed.system_name, changed.day, command_days.command
 )
 
-select system_name, day from loaded
+select system_name, day from changed
 union
-select system_name, day from removed
+select system_name, day from following

@@ -5,9 +5,44 @@
 -- NULL, counter_reset true) rather than reported negative. Gauges are not differenced. A counter
 -- seen for the first time (net-tools prints many only once they are non-zero) has its first rate at
 -- its second snapshot.
-with printed as (
+--
+-- A day model of the day of its interval's end: a night rebuilds the rates ending on the touched days
+-- (build_touched_days adds the day of the first capture after a late or removed one), from the
+-- snapshots of those days and, for each touched day, the last snapshot of each counter before it,
+-- which may lie on a day not touched.
+{{ config(materialized='incremental', unique_key=['host', 'interval_end']) }}
+with counter_snapshots as (
     select * from {{ ref('int_counter__snapshot') }}
     where kind = 'counter' and value is not null
+),
+
+{%- if touched_build() %}
+
+last_before_touched as (
+    select s.host, s.command, s.section, s.entity, s.counter_name, max(s.captured_at) as captured_at
+    from counter_snapshots as s
+    inner join ({{ touched_periods('day') }}) as touched_periods
+        on touched_periods.touched_system = s.host and s.captured_at < touched_periods.touched_period
+    group by s.host, s.command, s.section, s.entity, s.counter_name, touched_periods.touched_period
+),
+
+{%- endif %}
+
+printed as (
+    select * from counter_snapshots
+    where {{ touched('host', 'captured_at', 'day') }}
+    {%- if touched_build() %}
+    union
+    select counter_snapshots.*
+    from counter_snapshots
+    inner join last_before_touched as previous
+        on previous.host = counter_snapshots.host
+        and previous.command = counter_snapshots.command
+        and previous.section is not distinct from counter_snapshots.section
+        and previous.entity is not distinct from counter_snapshots.entity
+        and previous.counter_name = counter_snapshots.counter_name
+        and previous.captured_at = counter_snapshots.captured_at
+    {%- endif %}
 ),
 
 counters as (
@@ -49,3 +84,4 @@ select
                 / ({{ micros_between('previous_captured_at', 'captured_at') }} / 1e6)
     end as rate_per_s
 from paired
+where {{ touched('host', 'captured_at', 'day') }}

@@ -1,13 +1,16 @@
 -- Network interfaces per host per interval between two consecutive snapshots: packets and bytes
 -- per second, error and drop rates. Sources: Linux `netstat -i`, BSD/macOS `netstat -i`/`-ib` (link
 -- rows) and AIX `netstat -v` (adapter statistics). Bytes are NULL where the command does not print
--- them (Linux and plain BSD `-i`). Intervals across a counter reset are left out.
+-- them (Linux and plain BSD `-i`). Intervals across a counter reset are left out. A day model of the day
+-- of the interval's end, as int_counter__rate.
 {%- set counters = ['rx_packets', 'tx_packets', 'rx_bytes', 'tx_bytes', 'rx_errors', 'tx_errors',
                     'rx_drops', 'tx_drops', 'collisions'] %}
+{{ config(materialized='incremental', unique_key=['host', 'interval_end']) }}
 with rates as (
     select *
     from {{ ref('int_counter__rate') }}
-    where counter_name in ({% for name in counters %}'{{ name }}'{% if not loop.last %}, {% endif %}{% endfor %})
+    where {{ touched('host', 'interval_end', 'day') }}
+        and counter_name in ({% for name in counters %}'{{ name }}'{% if not loop.last %}, {% endif %}{% endfor %})
         and (
             (command in ('netstat -i', 'netstat -ib') and section = 'link')
             or (command = 'netstat -v' and section = 'statistics')

@@ -1,6 +1,7 @@
 -- TCP per host (and z/OS stack) per interval between two consecutive `netstat -s` or NETSTAT STATS
 -- snapshots: segments in and out, retransmission percentage, connection openings, failed attempts
--- and resets. Intervals across a restart are left out (see int_counter__rate).
+-- and resets. Intervals across a restart are left out (see int_counter__rate). A day model of the day of
+-- the interval's end, as int_counter__rate.
 {%- set counters = {
     'tcp_in_segs': 'segments_in_count',
     'tcp_out_segs': 'segments_out_count',
@@ -12,10 +13,12 @@
     'tcp_estab_resets': 'resets_received_count',
     'tcp_out_rsts': 'resets_sent_count',
 } %}
+{{ config(materialized='incremental', unique_key=['host', 'interval_end']) }}
 with rates as (
     select *
     from {{ ref('int_counter__rate') }}
-    where counter_name in ({% for name in counters %}'{{ name }}'{% if not loop.last %}, {% endif %}{% endfor %})
+    where {{ touched('host', 'interval_end', 'day') }}
+        and counter_name in ({% for name in counters %}'{{ name }}'{% if not loop.last %}, {% endif %}{% endfor %})
 ),
 
 intervals as (
@@ -25,7 +28,8 @@ intervals as (
 established as (
     select host, entity as stack_name, captured_at, value as connections_established_count
     from {{ ref('int_counter__snapshot') }}
-    where counter_name = 'tcp_curr_estab'
+    where {{ touched('host', 'captured_at', 'day') }}
+        and counter_name = 'tcp_curr_estab'
 )
 
 select

@@ -43,8 +43,8 @@ DAY_MODELS = {
     "int_cpu__hourly_spread", "int_process__daily", "fct_cpu_weekly", "fct_process_weekly", "fct_disc_weekly",
     "fct_line_weekly", "fct_userdef_weekly", "rpt_cpu_trend", "rpt_threshold_violations",
     "int_capacity__device_daily_peak", "int_counter__snapshot", "int_counter__rate", "fct_interface_interval",
-    "fct_tcpip_interval", "fct_zos_interface_interval", "fct_zos_tcp_connection_hourly", "fct_zos_ftp_transfer",
-    "rpt_process_activity", "rpt_process_summary",
+    "fct_tcpip_interval", "rpt_network_threshold_violations", "fct_zos_interface_interval",
+    "fct_zos_tcp_connection_hourly", "fct_zos_ftp_transfer", "rpt_process_activity", "rpt_process_summary",
     "rpt_busy_process", "rpt_discopen_summary", "rpt_file_summary", "fct_zos_lpar_interval", "rpt_threshold_exceptions",
 }
 

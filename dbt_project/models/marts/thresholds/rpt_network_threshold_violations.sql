@@ -2,7 +2,8 @@
 -- network rule of the thresholds seed (entities tcpip, interface, buffer_pool, vse_stack), with the
 -- host, what was measured (stack, interface, pool), the interval, the observed value and the rule. A
 -- host's own row for a rule replaces the `*` default; a rule with a source_command applies to that
--- command's rows only.
+-- command's rows only. A day model of the day of the interval's end (or of the snapshot): the marts it
+-- reads are rebuilt for the touched days and the day after a late capture (build_touched_days).
 {%- set targets = network_rule_targets() %}
 {#- (entity, mart columns, metric, the expression it reads): a flag reads as 1 or 0 -#}
 {%- set observations = [] %}
@@ -14,6 +15,7 @@
         {%- do observations.append((entity, target, metric, 'case when ' ~ flag ~ ' then 1 else 0 end')) %}
     {%- endfor %}
 {%- endfor %}
+{{ config(materialized='incremental', unique_key=['host', 'interval_end']) }}
 with observed as (
     {%- for entity, target, metric, expression in observations %}
     select
@@ -26,6 +28,7 @@ with observed as (
         '{{ metric }}' as metric,
         cast({{ expression }} as double) as observed_value
     from {{ ref(target.mart) }}
+    where {{ touched('host', target.end, 'day') }}
     {%- if not loop.last %}
     union all
     {%- endif %}

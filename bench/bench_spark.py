@@ -23,6 +23,7 @@ average is printed before and after: on a shared machine the figures are upper b
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import shutil
 import subprocess
@@ -59,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         inputs = work / "inputs"
         if not (inputs / "landing").is_dir():  # a kept --workdir's inputs are reused: generating a year is slow
-            _timed(["--home", str(inputs), "generate", "measure", "--days", str(args.days), "--cpus", "16",
+            # the days end a week before today (ingest rejects timestamps after the file was written), from a Monday
+            start = dt.date.today() - dt.timedelta(days=args.days + 7)
+            start -= dt.timedelta(days=start.weekday())
+            _timed(["--home", str(inputs), "generate", "measure", "--start", start.isoformat(), "--days", str(args.days), "--cpus", "16",
                     "--processes", str(args.processes), "--discs", str(args.discs), "--lines", "4",
                     "--forms", args.forms, "--period", args.period])
         files = [f for f in (inputs / "landing").rglob("*") if f.is_file()]

@@ -50,3 +50,20 @@
 {% macro null_safe_equal(a, b) -%}
     ({{ a }} = {{ b }} or ({{ a }} is null and {{ b }} is null))
 {%- endmacro %}
+
+{#- The additive measures of workload rows, summed over the rows a period condenses. -#}
+{% macro workload_sums() -%}
+    sum(cpu_s) as cpu_s,
+        sum(ziip_s) as ziip_s,
+        sum(transactions) as transactions,
+        sum(io_count) as io_count,
+        sum(elapsed_s) as elapsed_s
+{%- endmacro %}
+
+{#- A workload row's share of its system's CPU in its period, and what a transaction of it costs. -#}
+{% macro workload_ratios(period_columns) -%}
+    100 * cpu_s / nullif(sum(cpu_s) over (partition by platform, system_name, {{ period_columns | join(', ') }}), 0)
+        as cpu_share_pct,
+    1000 * cpu_s / nullif(transactions, 0) as cpu_ms_per_transaction,
+    cast(io_count as double) / nullif(transactions, 0) as io_per_transaction
+{%- endmacro %}

@@ -10,18 +10,12 @@ with weekly as (
         workload,
         count(distinct shift_date) as n_days,
         sum(n_hours) as n_hours,
-        sum(cpu_s) as cpu_s,
-        sum(ziip_s) as ziip_s,
-        sum(transactions) as transactions,
-        sum(io_count) as io_count,
-        sum(elapsed_s) as elapsed_s
+        {{ workload_sums() }}
     from {{ ref('fct_workload_shift') }}
     group by platform, system_name, cast({{ dbt.date_trunc('week', 'shift_date') }} as date), shift, workload
 )
 
 select
     *,
-    100 * cpu_s / nullif(sum(cpu_s) over (partition by platform, system_name, week_start, shift), 0) as cpu_share_pct,
-    1000 * cpu_s / nullif(transactions, 0) as cpu_ms_per_transaction,
-    cast(io_count as double) / nullif(transactions, 0) as io_per_transaction
+    {{ workload_ratios(['week_start', 'shift']) }}
 from weekly

@@ -85,13 +85,14 @@ def _reuse_parse(home: Home, target: str) -> None:
 
 
 def _keep_parse(home: Home, target: str) -> None:
-    saved = target_dir(home, target) / PARSE_FILE
-    if saved.exists():
+    """Keeps the home's parse when dbt wrote a new one (most runs only reuse it: nothing to copy)."""
+    saved, cached = target_dir(home, target) / PARSE_FILE, _cached_parse(target)
+    if saved.exists() and (not cached.exists() or saved.stat().st_mtime > cached.stat().st_mtime):
         try:
             parse_cache_dir().mkdir(parents=True, exist_ok=True)
             partial = parse_cache_dir() / f".{target}.{os.getpid()}"
             shutil.copyfile(saved, partial)
-            partial.replace(_cached_parse(target))  # atomic: another home may be reading it
+            partial.replace(cached)  # atomic: another home may be reading it
         except OSError:
             pass  # a cache that cannot be written costs the next new home a parse, nothing else
 

@@ -10,7 +10,8 @@
     model's config, meta={'touched_grain': 'week'}.
     unique_key names the model's system column and its period column; the grain says what the period is:
     `day` (a timestamp or date whose day is the period), `shift_date` (a shift's date: a day's hours may
-    belong to the shift of the day before), `week` (a date, the Monday of an ISO week), `month` (a date,
+    belong to the shift of the day before; or a timestamp whose day a record of the next day may change,
+    e.g. an SMF 30 interval written just after midnight), `week` (a date, the Monday of an ISO week), `month` (a date,
     first of the month) or `year` (an integer).
     The filter and the delete read the same touched set, so the rows deleted are exactly the rows rebuilt,
     also where a removed file leaves a period with no rows at all (which delete+insert would miss).
@@ -41,9 +42,10 @@
     {%- endif -%}
 {% endmacro %}
 
-{#- A row's period as the touched set holds it: the day of a `day` period, the period itself otherwise. -#}
+{#- A row's period as the touched set holds it: the day of a `day` or `shift_date` period, the period itself
+    otherwise. -#}
 {% macro touched_period_of(column, grain) -%}
-    {%- if grain == 'day' -%} cast({{ column }} as date) {%- else -%} {{ column }} {%- endif -%}
+    {%- if grain in ['day', 'shift_date'] -%} cast({{ column }} as date) {%- else -%} {{ column }} {%- endif -%}
 {%- endmacro %}
 
 {#- The where condition of a day model's input: its rows of touched periods (every row on a full build).

@@ -14,10 +14,11 @@
     of the rows that match either of an entity's names, the highest priority wins, then the longest
     pattern; an entity no row matches is `unassigned`. Returns the entity's columns, workload and the
     pattern that matched. The one home of the rule (int_workload__entity, fct_zos_work_hourly,
-    fct_workload_tcp_hourly).
+    fct_workload_tcp_hourly). `carried`: columns of `entities` that say where an entity was measured
+    (e.g. system and day), returned with it.
 -#}
-{% macro workload_of_entities(entities) -%}
-    {%- set keys = ['platform', 'primary_source', 'primary_name', 'secondary_source', 'secondary_name'] %}
+{% macro workload_of_entities(entities, carried=[]) -%}
+    {%- set keys = carried + ['platform', 'primary_source', 'primary_name', 'secondary_source', 'secondary_name'] %}
     select
         {% for k in keys %}e.{{ k }}, {% endfor %}
         coalesce(c.workload, 'unassigned') as workload,

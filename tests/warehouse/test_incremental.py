@@ -35,6 +35,10 @@ DAYS = [START + dt.timedelta(days=d) for d in range(4)]
 MEASURE_SYSTEM = "\\T1"
 COMMAND_HOSTS = ("web01", "aix01", "VSE1")
 DAY_MODELS = {
+    "int_workload__entity", "int_workload__hourly", "int_zos_work__piece", "fct_workload_hourly", "fct_workload_shift",
+    "fct_workload_weekly", "fct_workload_monthly", "fct_workload_tcp_hourly", "fct_workload_userdef_hourly",
+    "fct_zos_work_hourly", "rpt_workload_characterization", "rpt_workload_cost_per_transaction",
+    "rpt_zos_workload_characterization",
     "int_cpu__interval", "int_cpu__hourly", "int_process__hourly", "int_disc__hourly", "int_line__hourly",
     "int_userdef__hourly", "fct_cpu_shift", "fct_process_shift", "fct_disc_shift", "fct_line_shift",
     "fct_userdef_shift", "fct_cpu_monthly", "fct_process_monthly", "fct_disc_monthly", "fct_line_monthly",

@@ -3,6 +3,8 @@
 -- general CP seconds, zIIP seconds, transactions ended, their elapsed time and DASD I/Os.
 -- NonStop: MEASURE processes (int_process__hourly): CPU busy seconds and $RECEIVE messages received,
 -- the requests the workload's processes served; MEASURE has no I/O count per process.
+-- A day model (macros/incremental.sql): a night rebuilds the hours of the touched days.
+{{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
 with measured as (
     select
         'zos' as platform,
@@ -16,10 +18,13 @@ with measured as (
         w.dasd_io_count as io_count
     from {{ ref('stg_smf__workload_period') }} as w
     inner join {{ ref('int_workload__entity') }} as e
-        on e.platform = 'zos'
+        on e.system_name = w.system_id
+        and e.day = cast(w.interval_start as date)
+        and e.platform = 'zos'
         and e.primary_source = 'service_class'
         and e.primary_name = w.class_name
     where not w.is_report_class
+        and {{ touched('w.system_id', 'w.interval_start', 'day') }}
     union all
     select
         'nonstop' as platform,
@@ -33,10 +38,13 @@ with measured as (
         cast(null as bigint) as io_count
     from {{ ref('int_process__hourly') }} as p
     inner join {{ ref('int_workload__entity') }} as e
-        on e.platform = 'nonstop'
+        on e.system_name = p.system_name
+        and e.day = cast(p.hour_start as date)
+        and e.platform = 'nonstop'
         and e.primary_source = 'program'
         and e.primary_name = p.program_file_name
         and {{ null_safe_equal('e.secondary_name', 'p.process_name') }}
+    where {{ touched('p.system_name', 'p.hour_start', 'day') }}
 ),
 
 hourly as (

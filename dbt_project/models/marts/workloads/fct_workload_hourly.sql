@@ -1,6 +1,7 @@
 -- Workloads per system and clock hour on both platforms: CPU seconds, share of the system's
 -- measured CPU (every workload of the hour, `unassigned` included, adds up to 100 %), transactions,
--- CPU and I/O per transaction, response time (z/OS).
+-- CPU and I/O per transaction, response time (z/OS). A day model (macros/incremental.sql).
+{{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
 select
     platform,
     system_name,
@@ -19,3 +20,4 @@ select
     io_count,
     elapsed_s
 from {{ ref('int_workload__hourly') }}
+where {{ touched('system_name', 'hour_start', 'day') }}

@@ -1,5 +1,8 @@
 -- Workloads per system, shift date and shift (the shifts seed): the hourly rows condensed, with the
 -- day type of the shift's date (int_calendar__day: workday, weekend, holiday, month-end) to scope by.
+-- A day model of shift dates (macros/incremental.sql).
+{{ config(materialized='incremental',
+          unique_key=['system_name', 'shift_date'], meta={'touched_grain': 'shift_date'}) }}
 with shifts as (
     select
         platform,
@@ -12,6 +15,7 @@ with shifts as (
         {{ workload_sums() }}
     from {{ ref('int_workload__hourly') }}
     where shift is not null
+        and {{ touched('system_name', 'shift_date', 'shift_date') }}
     group by platform, system_name, shift_date, shift, workload
 )
 

@@ -5,6 +5,8 @@
 -- highest priority then the longest pattern (macros/workloads.sql workload_of_entities). The command
 -- captures (netstat -s/-i/-v/-m, NETSTAT STATS/DEVLINKS, QUERY STATS) count per protocol and
 -- interface, not per connection: they hold no ports, so only SMF 119 is mapped by host and port.
+-- A day model (macros/incremental.sql): a night maps the connections closed on the touched days.
+{{ config(materialized='incremental', unique_key=['system_id', 'hour_start']) }}
 with connections as (
     select
         system_id,
@@ -15,6 +17,7 @@ with connections as (
         out_bytes,
         duration_s
     from {{ ref('stg_smf__tcp_connection') }}
+    where {{ touched('system_id', 'closed_at', 'day') }}
 ),
 
 entities as (

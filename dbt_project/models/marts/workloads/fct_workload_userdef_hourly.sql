@@ -4,7 +4,8 @@
 -- (RESP-TIME, a QUEUE counter). The workload is the seed's, by counter name (source `userdef`) or by
 -- the counting program (int_workload__entity). counter_rate adds up the processes' rates: events a
 -- second (ACCUM, FACCUM), average queue length (QUEUE), percent busy (BUSY, QBUSY: 200 = two
--- processes busy all hour).
+-- processes busy all hour). A day model (macros/incremental.sql).
+{{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
 select
     u.system_name,
     u.hour_start,
@@ -20,10 +21,13 @@ select
     sum(u.counter_rate) as counter_rate
 from {{ ref('int_userdef__hourly') }} as u
 inner join {{ ref('int_workload__entity') }} as e
-    on e.platform = 'nonstop'
+    on e.system_name = u.system_name
+    and e.day = cast(u.hour_start as date)
+    and e.platform = 'nonstop'
     and e.primary_source = 'userdef'
     and e.primary_name = u.counter_name
     and e.secondary_name = u.program_file_name
+where {{ touched('u.system_name', 'u.hour_start', 'day') }}
 group by
     u.system_name, u.hour_start, u.shift_date, u.shift, u.shift_name, e.workload, u.counter_name,
     u.counter_type_name, u.counter_rate_unit

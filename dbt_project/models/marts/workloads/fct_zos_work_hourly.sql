@@ -4,9 +4,14 @@
 -- report_class row matches (or one of higher priority or a longer pattern does), of its service
 -- class (macros/workloads.sql workload_of_entities); the report class is the installation's own
 -- grouping for reports, so a site maps e.g. one started task to its own workload by it.
+-- A day model with the grain of its pieces (int_zos_work__piece): a night rebuilds the hours of the
+-- touched days and of the days before them.
+{{ config(materialized='incremental',
+          unique_key=['system_id', 'hour_start'], meta={'touched_grain': 'shift_date'}) }}
 {%- set work_keys = ['work_type', 'job_name', 'step_name', 'program_name', 'service_class', 'report_class', 'workload_name'] %}
 with pieces as (
     select * from {{ ref('int_zos_work__piece') }}
+    where {{ touched('system_id', 'period_start', 'shift_date') }}
 ),
 
 entities as (

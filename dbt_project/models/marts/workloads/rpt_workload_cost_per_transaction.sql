@@ -3,6 +3,8 @@
 -- each component's CPU milliseconds over the transactions of the application workloads (the
 -- `component` of the seed workload_definitions; unassigned work is system overhead). The components
 -- of a day add up to the system's measured CPU per application transaction.
+-- A day model (macros/incremental.sql): a night costs the touched days.
+{{ config(materialized='incremental', unique_key=['system_name', 'day']) }}
 with components as (
     select workload, max(component) as component
     from {{ ref('workload_definitions') }}
@@ -20,6 +22,7 @@ daily as (
     from {{ ref('fct_workload_hourly') }} as w
     left join components as c
         on c.workload = w.workload
+    where {{ touched('w.system_name', 'w.hour_start', 'day') }}
     group by w.platform, w.system_name, cast(w.hour_start as date), coalesce(c.component, 'system')
 )
 

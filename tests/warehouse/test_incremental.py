@@ -34,11 +34,13 @@ START = dt.date(2026, 1, 30)  # the nights cross a month boundary: monthly rows 
 DAYS = [START + dt.timedelta(days=d) for d in range(4)]
 MEASURE_SYSTEM = "\\T1"
 COMMAND_HOSTS = ("web01", "aix01", "VSE1")
-DAY_MODELS = {
+WORKLOAD_DAY_MODELS = {
     "int_workload__entity", "int_workload__hourly", "int_zos_work__piece", "fct_workload_hourly", "fct_workload_shift",
     "fct_workload_weekly", "fct_workload_monthly", "fct_workload_tcp_hourly", "fct_workload_userdef_hourly",
     "fct_zos_work_hourly", "rpt_workload_characterization", "rpt_workload_cost_per_transaction",
     "rpt_zos_workload_characterization",
+}
+DAY_MODELS = WORKLOAD_DAY_MODELS | {
     "int_cpu__interval", "int_cpu__hourly", "int_process__hourly", "int_disc__hourly", "int_line__hourly",
     "int_userdef__hourly", "fct_cpu_shift", "fct_process_shift", "fct_disc_shift", "fct_line_shift",
     "fct_userdef_shift", "fct_cpu_monthly", "fct_process_monthly", "fct_disc_monthly", "fct_line_monthly",
@@ -245,3 +247,7 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
         "fct_cpu_monthly", "fct_cpu_shift", "fct_cpu_weekly", "fct_cpu_yearly", "int_capacity__device_daily_peak",
         "int_cpu__hourly", "int_cpu__hourly_spread", "rpt_cpu_trend", "rpt_threshold_exceptions",
         "rpt_threshold_violations"]
+    # a changed seed workload_definitions: every workload model that assigns by it, and what reads them
+    edited = copy.deepcopy(manifest)
+    edited["nodes"]["seed.perfdb.workload_definitions"]["checksum"]["checksum"] = "edited"
+    assert WORKLOAD_DAY_MODELS & set(stale_incremental_models(manifest, edited)) == WORKLOAD_DAY_MODELS - {"int_zos_work__piece"}

@@ -26,6 +26,8 @@ from ingest import cli
 from ingest.dbt_changes import stale_incremental_models
 from ingest.generate import commands, measure, smf
 from ingest.generate._measure_inventory import SystemSpec
+from ingest.generate._smf_plan import STARTED_TASKS, plan_day
+from ingest.generate._smf_records import day_records, write_dump
 from ingest.home import Home
 
 pytestmark = pytest.mark.slow
@@ -251,3 +253,35 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     edited = copy.deepcopy(manifest)
     edited["nodes"]["seed.perfdb.workload_definitions"]["checksum"]["checksum"] = "edited"
     assert WORKLOAD_DAY_MODELS & set(stale_incremental_models(manifest, edited)) == WORKLOAD_DAY_MODELS - {"int_zos_work__piece"}
+
+
+def smf30_dumps_cut_at_midnight(out: Path) -> list[Path]:
+    """SYSA's SMF 30 records of DAYS[0] and DAYS[1], one dump per day written (the header's packed date), as a
+    site that dumps its work records at midnight lands them: the started tasks' last SMF interval of a day
+    (23:00 to 24:00) is written at midnight, so it arrives with the next day's dump."""
+    by_day: dict[bytes, list[bytes]] = {}
+    for record in (r for day in DAYS[:2] for r in day_records(plan_day("SYSA", day, 7))):
+        if record[5] == 30:  # RDW, flags, then the record type
+            by_day.setdefault(record[10:14], []).append(record)
+    return [write_dump(out / f"SMF.SYSA.WORK{k}.dump", records, "vb") for k, records in enumerate(by_day.values())]
+
+
+def test_smf30_intervals_written_after_midnight_rebuild_the_day_they_started(tmp_path):
+    """Night 2 touches only DAYS[1], but the intervals written at its midnight started on DAYS[0]: the SMF 30
+    pieces and hours have the grain shift_date (a touched day and the day before), so 23:00 of DAYS[0] gets
+    its started tasks, and the tables equal a full refresh."""
+    dumps = smf30_dumps_cut_at_midnight(tmp_path / "smf")
+    home = Home(tmp_path / "home").create()
+    late_hour = ("select count(*) from marts.fct_zos_work_hourly where work_type = 'STC' and hour_start = ?",
+                 [dt.datetime.combine(DAYS[0], dt.time(23))])
+    perfdb(home, "ingest", str(dumps[0]))
+    perfdb(home, "build")
+    assert query(home, *late_hour) == [(0,)]
+    perfdb(home, "ingest", str(dumps[1]))
+    perfdb(home, "build")
+    assert touched(home) == {("SYSA", DAYS[1])}
+    assert query(home, *late_hour) == [(len(STARTED_TASKS),)]
+    snap = tmp_path / "nightly.duckdb"
+    snapshot(home, snap)
+    perfdb(home, "build", "--full-refresh")
+    assert differences(home, snap) == {}

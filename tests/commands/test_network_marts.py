@@ -152,8 +152,8 @@ def test_aix_interfaces_reach_the_interface_mart(db):
 def test_aix_link_speed_captured_by_netstat_v_gives_the_interface_peak(db):
     """ent0 prints Media Speed Running 10 Gbps Full Duplex and the seed interface_speeds has no aix22 row:
     the hour's busier direction, 125,000 bytes/s received, is 1 Mbit/s of 10,000."""
-    speeds = db.execute("select interface_name, captured_date, media_speed from intermediate.int_capacity__interface_speed "
-                        "where host = 'aix22'").fetchall()
+    speeds = db.execute("select interface_name, captured_date, media_speed "
+                        "from intermediate.int_capacity__interface_speed where host = 'aix22'").fetchall()
     assert speeds == [("ent0", dt.date(2026, 2, 2), "10 Gbps Full Duplex")]
     peaks = db.execute("select resource_name, peak_date, peak_pct, peak_hour_start, measured_hours "
                        "from marts.fct_capacity_daily_peak where resource_type = 'interface' and system_name = 'aix22'"

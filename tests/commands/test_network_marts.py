@@ -22,8 +22,9 @@ SNA_SEED = (GOLDEN / "sna" / "csaix1__snaadmin-query_buffer_availability__199806
 AIX_IN = (GOLDEN / "aix" / "snapper__netstat-in__20151225T000000.out").read_text()
 AIX_V = (GOLDEN / "aix" / "snapper_ent0_rxq__netstat-v__20151225T000000.out").read_text()
 AIX_S = (GOLDEN / "aix" / "gopsutil_aix73__netstat-s__20250101T000000.out").read_text()
-# the network subject, its threshold report and everything they are built from (staging, the thresholds seed)
-NETWORK_MODELS = ["+tag:network", "+rpt_network_threshold_violations"]
+# the network subject, its threshold report, the capacity peaks of interfaces and everything they are built
+# from (staging, the thresholds seed)
+NETWORK_MODELS = ["+tag:network", "+rpt_network_threshold_violations", "+fct_capacity_daily_peak"]
 TCP = {"tcp_in_segs": "segments_in_count", "tcp_out_segs": "segments_out_count",
        "tcp_retrans_segs": "segments_retransmitted_count", "tcp_active_opens": "active_opens_count",
        "tcp_passive_opens": "passive_opens_count", "tcp_out_rsts": "resets_sent_count"}
@@ -63,6 +64,7 @@ def network_home(tmp_path_factory) -> Home:
         + "# captured: 2026-02-02T10:00:00 host: aix22\n" + AIX_S
         + "# captured: 2026-02-02T10:05:00 host: aix22\n" + AIX_IN.replace("190896", "191896").replace("210601", "211101")
         + "# captured: 2026-02-02T10:05:00 host: aix22\n" + AIX_V.replace("463507064", "463517064")
+        .replace("Bytes: 480756412571", "Bytes: 480793912571")  # 37.5 MB received: 125,000 bytes/s
         .replace("Number of receive packets: 210174400", "Number of receive packets: 210184400")
         + "# captured: 2026-02-02T10:05:00 host: aix22\n" + AIX_S.replace("13907119 packets received", "13937119 packets received")
         .replace("8864927 packets sent", "8874927 packets sent").replace("26849 data packets", "26949 data packets")
@@ -145,6 +147,18 @@ def test_aix_interfaces_reach_the_interface_mart(db):
         ("lo0", "netstat -i", 300.0, 0.0, 0.0, 0.0, None),
         ("ent0", "netstat -v", 300.0, 10000.0, 0.0, pytest.approx(10000 / 300), 0.0),
     ]
+
+
+def test_aix_link_speed_captured_by_netstat_v_gives_the_interface_peak(db):
+    """ent0 prints Media Speed Running 10 Gbps Full Duplex and the seed interface_speeds has no aix22 row:
+    the hour's busier direction, 125,000 bytes/s received, is 1 Mbit/s of 10,000."""
+    speeds = db.execute("select interface_name, captured_date, media_speed "
+                        "from intermediate.int_capacity__interface_speed where host = 'aix22'").fetchall()
+    assert speeds == [("ent0", dt.date(2026, 2, 2), "10 Gbps Full Duplex")]
+    peaks = db.execute("select resource_name, peak_date, peak_pct, peak_hour_start, measured_hours "
+                       "from marts.fct_capacity_daily_peak where resource_type = 'interface' and system_name = 'aix22'"
+                       ).fetchall()
+    assert peaks == [("ent0", dt.date(2026, 2, 2), pytest.approx(0.01), dt.datetime(2026, 2, 2, 10), 1)]
 
 
 def test_aix_per_queue_counters_give_rates_per_queue(db):

@@ -54,6 +54,8 @@ DAY_MODELS = WORKLOAD_DAY_MODELS | {
     "fct_tcpip_interval", "rpt_network_threshold_violations", "fct_zos_interface_interval",
     "fct_zos_tcp_connection_hourly", "fct_zos_ftp_transfer", "rpt_process_activity", "rpt_process_summary",
     "rpt_busy_process", "rpt_discopen_summary", "rpt_file_summary", "fct_zos_lpar_interval", "rpt_threshold_exceptions",
+    "fct_buffer_pool_snapshot", "fct_vse_stack_health",
+    "int_capacity__interface_hourly", "int_capacity__interface_speed", "int_capacity__transaction_hourly",
 }
 
 
@@ -247,8 +249,8 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     assert stale_incremental_models(manifest, manifest) == []
     assert stale_incremental_models(manifest, edited) == ["fct_capacity_forecast_history",
         "fct_cpu_monthly", "fct_cpu_shift", "fct_cpu_weekly", "fct_cpu_yearly", "int_capacity__device_daily_peak",
-        "int_cpu__hourly", "int_cpu__hourly_spread", "rpt_cpu_trend", "rpt_threshold_exceptions",
-        "rpt_threshold_violations"]
+        "int_capacity__transaction_hourly", "int_cpu__hourly", "int_cpu__hourly_spread", "rpt_cpu_trend",
+        "rpt_threshold_exceptions", "rpt_threshold_violations"]
     # a changed seed workload_definitions: every workload model that assigns by it, and what reads them
     edited = copy.deepcopy(manifest)
     edited["nodes"]["seed.perfdb.workload_definitions"]["checksum"]["checksum"] = "edited"

@@ -3,69 +3,22 @@
 -- transactions per elapsed second) and ITR (transactions per second of busy processor complex, ETR /
 -- utilization; per CPU, 1000 / CPU ms per transaction). Three sources, one row per system and hour or
 -- per benchmark run:
---   measure:   the processors of int_cpu__hourly, transactions from the USERDEF THROUGHPUT
---              accumulators (King 1986, Fig. 3) that ran in the hour;
---   smf:       RMF's CP busy (fct_zos_cpu_type_interval), transactions = the jobs that ended in the
---              hour (SMF 30 subtype 5);
+--   measure:   the processors of MEASURE, transactions from the USERDEF THROUGHPUT accumulators;
+--   smf:       RMF's CP busy, transactions = the jobs that ended in the hour;
 --   benchmark: the runs of fct_benchmark_run that give utilization and a transaction rate.
-with measure_cpu as (
+-- The hours come from the day model int_capacity__transaction_hourly; this table adds the benchmark
+-- runs (which belong to no system and day) and reads one row per system and hour, not the processors'.
+with hours as (
     select
-        'measure' as source,
+        source,
         system_name,
-        hour_start,
-        count(distinct cpu_num) as cpu_count,
-        avg(measured_s) as period_s,
-        sum(busy_pct / 100 * measured_s) as busy_cpu_s
-    from {{ ref('int_cpu__hourly') }}
-    where busy_pct is not null
-    group by system_name, hour_start
-),
-
-measure_throughput as (
-    select 'measure' as source, system_name, hour_start, cast(sum(counter_value) as double) as transactions
-    from {{ ref('int_userdef__hourly') }}
-    where upper(counter_name) = 'THROUGHPUT'
-        and counter_type_name in ('ACCUM', 'FACCUM')
-    group by system_name, hour_start
-),
-
-smf_cpu as (
-    select
-        'smf' as source,
-        system_id as system_name,
-        {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        max(logical_cpu_count) as cpu_count,
-        sum(interval_s) as period_s,
-        sum(busy_s) as busy_cpu_s
-    from {{ ref('fct_zos_cpu_type_interval') }}
-    where cpu_type = 'CP'
-    group by system_id, {{ dbt.date_trunc('hour', 'interval_start') }}
-),
-
-smf_jobs as (
-    select
-        'smf' as source,
-        system_id as system_name,
-        {{ dbt.date_trunc('hour', 'period_end') }} as hour_start,
-        cast(count(distinct job_id || '|' || coalesce(job_name, '')) as double) as transactions
-    from {{ ref('stg_smf__work') }}
-    where record_subtype = 5
-    group by system_id, {{ dbt.date_trunc('hour', 'period_end') }}
-),
-
-hours as (
-    select
-        cpu.source,
-        cpu.system_name,
-        cpu.hour_start as period_start,
+        hour_start as period_start,
         cast(null as string) as run_key,
-        cpu.period_s,
-        cpu.cpu_count,
-        cpu.busy_cpu_s,
-        work.transactions
-    from (select * from measure_cpu union all select * from smf_cpu) as cpu
-    inner join (select * from measure_throughput union all select * from smf_jobs) as work
-        using (source, system_name, hour_start)
+        period_s,
+        cpu_count,
+        busy_cpu_s,
+        transactions
+    from {{ ref('int_capacity__transaction_hourly') }}
 ),
 
 benchmark as (

@@ -8,21 +8,17 @@
 -- interface_speeds), max(receive, transmit) for a full-duplex link, whose directions do not compete,
 -- receive + transmit for a half-duplex one. The MEASURE and SMF 70 families feed the processor rows
 -- through int_cpu__hourly. The device peaks are a day model (int_capacity__device_daily_peak); the
--- interface peaks are computed here on every build, as a new capture's link speed applies to every day.
+-- interface peaks are computed here on every build, as a new capture's link speed applies to every day,
+-- from summaries only: the day models of hourly interface traffic (int_capacity__interface_hourly) and
+-- of each day's captured link speed (int_capacity__interface_speed). A table, then, whose inputs are
+-- one row per resource and day or per interface and hour.
 {%- set by_shift = var('capacity_peak_basis', 'daily') == 'shift' %}
 
 with captured_speeds as (
     -- "1000 Mbps Full Duplex"; the latest capture wins, as an adapter may be renegotiated
-    select
-        host,
-        entity as interface_name,
-        max_by(text_value, captured_at) as media_speed
-    from {{ ref('int_counter__snapshot') }}
-    where command = 'netstat -v'
-        and section = 'specific'
-        and counter_name like '%media_speed_running'
-        and {{ regex_contains('text_value', "'^[0-9]+([.][0-9]+)? [MG]bps'") }}
-    group by host, entity
+    select host, interface_name, max_by(media_speed, captured_at) as media_speed
+    from {{ ref('int_capacity__interface_speed') }}
+    group by host, interface_name
 ),
 
 interface_speeds as (
@@ -49,14 +45,11 @@ interface_traffic as (
     select
         host,
         interface_name,
-        {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        sum(rx_bytes_per_s * interval_s) / sum(interval_s) as rx_bytes_per_s,
-        sum(tx_bytes_per_s * interval_s) / sum(interval_s) as tx_bytes_per_s
-    from {{ ref('fct_interface_interval') }}
-    where rx_bytes_per_s is not null
-        and tx_bytes_per_s is not null
-        and interval_s > 0
-    group by host, interface_name, {{ dbt.date_trunc('hour', 'interval_start') }}
+        hour_start,
+        sum(rx_bytes) / sum(interval_s) as rx_bytes_per_s,
+        sum(tx_bytes) / sum(interval_s) as tx_bytes_per_s
+    from {{ ref('int_capacity__interface_hourly') }}
+    group by host, interface_name, hour_start
 ),
 
 interface_hours as (

@@ -3,19 +3,53 @@
 -- ... denied" lines), VM/MVS NETSTAT POOLSIZE pools and the CS/AIX STREAMS buffers and kernel
 -- memory of snaadmin. Levels are as captured; the failure, delay and expansion counts are the
 -- growth since the previous snapshot (NULL for the first snapshot and across a restart).
-with snapshot as (
-    select *
-    from {{ ref('int_counter__snapshot') }}
-    where command in (
-        'D NET,BFRUSE', 'netstat -m', 'NETSTAT POOLSIZE',
-        'snaadmin query_buffer_availability', 'snaadmin query_kernel_memory_limit'
-    )
+--
+-- A day model of the day of the snapshot: a night rebuilds the snapshots of the touched days, from
+-- those days' snapshots and, for each touched day, each pool's last snapshot before it (its
+-- previous_captured_at), as int_counter__rate reads the counters.
+{%- set commands = ['D NET,BFRUSE', 'netstat -m', 'NETSTAT POOLSIZE',
+                    'snaadmin query_buffer_availability', 'snaadmin query_kernel_memory_limit'] %}
+{{ config(materialized='incremental', unique_key=['host', 'captured_at']) }}
+with pool_snapshots as (
+    select * from {{ ref('int_counter__snapshot') }}
+    where command in ('{{ commands | join("', '") }}')
+),
+
+{%- if touched_build() %}
+
+-- the last capture before each touched day of each section and entity: every pool's last snapshot is
+-- among them, as a pool is one or several sections and entities of one command
+last_before_touched as (
+    select s.host, s.command, s.section, s.entity, max(s.captured_at) as captured_at
+    from pool_snapshots as s
+    inner join ({{ touched_periods('day') }}) as touched_periods
+        on touched_periods.touched_system = s.host and s.captured_at < touched_periods.touched_period
+    group by s.host, s.command, s.section, s.entity, touched_periods.touched_period
+),
+
+{%- endif %}
+
+snapshot as (
+    select * from pool_snapshots
+    where {{ touched('host', 'captured_at', 'day') }}
+    {%- if touched_build() %}
+    -- whole captures: a pool's row is built from several of the capture's rows
+    union all
+    select pool_snapshots.*
+    from pool_snapshots
+    inner join (select distinct host, command, captured_at from last_before_touched) as previous
+        on previous.host = pool_snapshots.host
+        and previous.command = pool_snapshots.command
+        and previous.captured_at = pool_snapshots.captured_at
+    where not {{ touched('pool_snapshots.host', 'pool_snapshots.captured_at', 'day') }}
+    {%- endif %}
 ),
 
 growth as (
     select host, command, section, entity, counter_name, interval_end as captured_at, delta_value
     from {{ ref('int_counter__rate') }}
     where command in ('D NET,BFRUSE', 'netstat -m')
+        and {{ touched('host', 'interval_end', 'day') }}
 ),
 
 -- pools counted in buffers; buffers in use are the total less the available ones (in `pools`)
@@ -156,36 +190,42 @@ pool_growth as (
         sum(delta_value) filter (where counter_name = 'times_exp') as expansions_count
     from growth
     group by 1, 2, 3, 4
+),
+
+pool_snapshot_rows as (
+    select
+        pools.host,
+        pools.source_command,
+        pools.pool_name,
+        lag(pools.captured_at) over (
+            partition by pools.host, pools.source_command, pools.pool_name order by pools.captured_at
+        ) as previous_captured_at,
+        pools.captured_at,
+        pools.buffers_total_count,
+        pools.buffers_in_use_count,
+        pools.buffers_available_count,
+        pools.buffers_max_used_count,
+        pools.buffer_size_bytes,
+        pools.bytes_in_use,
+        pools.bytes_limit,
+        pools.bytes_max_used,
+        coalesce(
+            100.0 * pools.bytes_in_use / nullif(pools.bytes_limit, 0),
+            100.0 * pools.buffers_in_use_count / nullif(pools.buffers_total_count, 0)
+        ) as in_use_pct,
+        100.0 * pools.buffers_max_used_count / nullif(pools.buffers_total_count, 0) as max_used_pct,
+        pool_growth.requests_failed_count,
+        pool_growth.requests_delayed_count,
+        pool_growth.expansions_count,
+        pools.throttle_status,
+        pools.is_congested,
+        pools.was_congested,
+        pools.expansion_failed,
+        pools.request_queued
+    from pools
+    left join pool_growth using (host, source_command, pool_name, captured_at)
 )
 
-select
-    pools.host,
-    pools.source_command,
-    pools.pool_name,
-    lag(pools.captured_at) over (
-        partition by pools.host, pools.source_command, pools.pool_name order by pools.captured_at
-    ) as previous_captured_at,
-    pools.captured_at,
-    pools.buffers_total_count,
-    pools.buffers_in_use_count,
-    pools.buffers_available_count,
-    pools.buffers_max_used_count,
-    pools.buffer_size_bytes,
-    pools.bytes_in_use,
-    pools.bytes_limit,
-    pools.bytes_max_used,
-    coalesce(
-        100.0 * pools.bytes_in_use / nullif(pools.bytes_limit, 0),
-        100.0 * pools.buffers_in_use_count / nullif(pools.buffers_total_count, 0)
-    ) as in_use_pct,
-    100.0 * pools.buffers_max_used_count / nullif(pools.buffers_total_count, 0) as max_used_pct,
-    pool_growth.requests_failed_count,
-    pool_growth.requests_delayed_count,
-    pool_growth.expansions_count,
-    pools.throttle_status,
-    pools.is_congested,
-    pools.was_congested,
-    pools.expansion_failed,
-    pools.request_queued
-from pools
-left join pool_growth using (host, source_command, pool_name, captured_at)
+-- the previous snapshots were read for previous_captured_at only
+select * from pool_snapshot_rows
+where {{ touched('host', 'captured_at', 'day') }}

@@ -3,7 +3,9 @@
 -- be very small, as a percentage of inbound datagrams), inbound TCP rejections, bytes per second by
 -- protocol and application, the daemon and buffer levels at the end of the interval, and the
 -- complete-scan share of dispatches from the QUERY ISTATS interval ending within it. The counters
--- cannot be reset while TCP/IP runs: an interval across a restart is left out.
+-- cannot be reset while TCP/IP runs: an interval across a restart is left out. A day model of the day
+-- of the interval's end, as int_counter__rate; the QUERY ISTATS intervals read are those ending after
+-- the first touched interval's start, which may lie on a day not touched.
 {%- set counters = {
     'rx_blocks': 'blocks_in_count',
     'rx_datagrams': 'datagrams_in_count',
@@ -19,9 +21,11 @@
                  'telnet_bytes_sent', 'telnet_bytes_received'] %}
 {%- set levels = ['ftp_daemons_active', 'telnet_daemons_active', 'telnet_daemons_active_max',
                   'telnet_buffers_active_max'] %}
+{{ config(materialized='incremental', unique_key=['host', 'interval_end']) }}
 with rates as (
     select * from {{ ref('int_counter__rate') }}
     where command = 'QUERY STATS'
+        and {{ touched('host', 'interval_end', 'day') }}
 ),
 
 intervals as (
@@ -37,18 +41,28 @@ levels as (
         {%- endfor %}
     from {{ ref('int_counter__snapshot') }}
     where command = 'QUERY STATS'
+        and {{ touched('host', 'captured_at', 'day') }}
     group by host, captured_at
+),
+
+first_starts as (
+    select host, min(interval_start) as first_start
+    from intervals
+    group by host
 ),
 
 dispatching as (
     select
-        host,
-        interval_end,
-        100.0 * max(delta_value) filter (where counter_name = 'dispatch_complete_scans')
-            / nullif(max(delta_value) filter (where counter_name = 'dispatches'), 0) as complete_scans_pct
-    from {{ ref('int_counter__rate') }}
-    where command = 'QUERY ISTATS' and not counter_reset
-    group by host, interval_end
+        istats.host,
+        istats.interval_end,
+        100.0 * max(istats.delta_value) filter (where istats.counter_name = 'dispatch_complete_scans')
+            / nullif(max(istats.delta_value) filter (where istats.counter_name = 'dispatches'), 0) as complete_scans_pct
+    from {{ ref('int_counter__rate') }} as istats
+    inner join first_starts
+        on first_starts.host = istats.host
+        and istats.interval_end > first_starts.first_start
+    where istats.command = 'QUERY ISTATS' and not istats.counter_reset
+    group by istats.host, istats.interval_end
 ),
 
 health as (

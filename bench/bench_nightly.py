@@ -15,7 +15,8 @@ For every history length it:
    is kept under ``--cache`` and reused by later runs with the same systems, history and code (the key
    includes a hash of the code that writes the warehouse: ``ingest/``, ``quality/``, ``dbt_project/``);
 2. copies the cached home to a scratch directory (not timed), generates the next day (daily CSV files)
-   and times the night there: ``perfdb ingest``, ``perfdb build``, ``perfdb check``, ``perfdb publish``,
+   into ``landing/<day>/`` and times the night there: ``perfdb ingest landing/<day>`` (the nightly DAG's
+   ingest), ``perfdb build``, ``perfdb check``, ``perfdb publish``,
    each in its own child process, whose peak RSS includes its own children (dbt runs as a subprocess:
    ``resource.getrusage(RUSAGE_CHILDREN)`` of a wrapper process that runs only that step);
 3. prints each history's setup (ingest and full-refresh build: seconds and peak RSS), each night step's
@@ -76,11 +77,11 @@ def perfdb(home: Path, *args: str, capture: bool = False) -> subprocess.Complete
                           stdout=subprocess.PIPE if capture else subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def generate(home: Path, systems: int, start: dt.date, days: int, period: str) -> None:
+def generate(home: Path, systems: int, start: dt.date, days: int, period: str, out: Path | None = None) -> None:
     for n in range(1, systems + 1):
         perfdb(home, "generate", "measure", "--system", f"\\NIGHT{n}", "--start", start.isoformat(),
                "--days", str(days), "--seed", str(100 + n), "--period", period,
-               *(f"--{k}={v}" for k, v in SYSTEM.items()))
+               *(f"--{k}={v}" for k, v in SYSTEM.items()), *(["--out", str(out)] if out else []))
 
 
 def copy_home(source: Path, target: Path) -> None:
@@ -174,8 +175,12 @@ def timed(home: Path, step: str, *options: str) -> dict:
 def night(cache_home: Path, systems: int, days: int, scratch: Path) -> dict:
     home = scratch / cache_home.name
     copy_home(cache_home, home)
-    generate(home, systems, LAST_DAY + dt.timedelta(days=1), 1, "day")
-    steps = {step: timed(home, step) for step in STEPS}
+    # the night's files in their own landing folder, which the night ingests, as the nightly DAG does
+    # (landing/<day>/): not the whole landing/, whose already-loaded files would each be looked up again
+    day = LAST_DAY + dt.timedelta(days=1)
+    folder = home / "landing" / day.isoformat()
+    generate(home, systems, day, 1, "day", folder)
+    steps = {step: timed(home, step, *([str(folder)] if step == "ingest" else [])) for step in STEPS}
     size = (home / "warehouse" / "perfdb.duckdb").stat().st_size
     shutil.rmtree(home, ignore_errors=True)
     return {"days": days + 1, "steps": steps, "warehouse_bytes": size}

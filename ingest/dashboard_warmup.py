@@ -12,7 +12,8 @@ out of the key. Instead, for each dashboard:
 
 1. each select filter's values are queried as the filter asks for them (its column, ascending, at most
    ``NATIVE_FILTER_DEFAULT_ROW_LIMIT`` rows); a filter that picks its first value by default then
-   applies ``system_name IN (<first value>)``, as the browser does before any chart queries;
+   applies ``<column> IN (<first value>)`` (the System filters: ``system_name IN ('SYSA')``), as the
+   browser does before any chart queries;
 2. each chart's saved query (``query_context``, written when the chart is saved in Superset) gets the
    defaults of the filters whose scope holds it: their filters in front of its own, a time filter's
    ``time_range``; and is posted to ``/api/v1/chart/data``.

@@ -21,6 +21,8 @@ Environment (read when a task runs, except the two schedule settings, read when 
     PERFDB_NIGHTLY_START   first measured day the DAG knows, YYYY-MM-DD (default 2026-01-01)
     PERFDB_TIMEZONE        the time zone whose midnight ends a measured day (default UTC)
     PERFDB_ALERT_*         where alerts go (e-mail, webhook): see perfdb_notify.py
+    PERFDB_SUPERSET_URL    the Superset whose chart cache ``warm_dashboards`` fills after a publish, logging in
+                           as SUPERSET_ADMIN_USERNAME (default admin) / SUPERSET_ADMIN_PASSWORD; unset: skipped
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from airflow.sdk import CronDataIntervalTimetable, Param, PokeReturnValue, dag, get_current_context, task
-from airflow.sdk.exceptions import AirflowFailException
+from airflow.sdk.exceptions import AirflowFailException, AirflowSkipException
 
 import perfdb_notify
 from perfdb_commands import PerfdbCommandError, home, json_summary, perfdb
@@ -59,6 +61,7 @@ then the daily threshold report.
 | `build` | `perfdb build` (dbt build: staging, intermediate, marts, dbt tests; the day models rebuild only the days loaded or removed since the last build; then retention, seed `retention`) | retried |
 | `check` | `perfdb --json check` (Great Expectations; results in `audit.validation_*`, Data Docs in `warehouse/docs/`) | failing expectations fail at once and are listed; a check that could not run is retried |
 | `publish` | `perfdb publish` (atomic swap of `warehouse/serving.duckdb`) | retried |
+| `warm_dashboards` | `perfdb dashboards warm`: Superset's chart cache for the new warehouse, as the first view of each dashboard asks (skipped without `PERFDB_SUPERSET_URL`) | retried; the dashboards show the new warehouse either way, the first view is only slower |
 | `report` | `perfdb report threshold --date <day>` into `<home>/reports/threshold_<day>.txt` | retried |
 | `notify_exceptions` | sends the day's threshold exceptions to the alert channels | retried |
 
@@ -96,7 +99,7 @@ runs the days one after another; set `AIRFLOW__SCHEDULER__CATCHUP_BY_DEFAULT=Tru
 automatically after downtime.
 
 **Configuration.** `PERFDB_HOME` (required), `PERFDB_BIN`, `PERFDB_NIGHTLY_START`, `PERFDB_TIMEZONE`,
-`PERFDB_ALERT_*`.
+`PERFDB_ALERT_*`, `PERFDB_SUPERSET_URL` with `SUPERSET_ADMIN_USERNAME` and `SUPERSET_ADMIN_PASSWORD`.
 """
 
 # a failure of one of these tasks leaves the published warehouse as it was
@@ -107,6 +110,8 @@ RECOVERY = {
     "ingest": "Read raw.rejects; clear ingest with downstream to accept the rows that loaded, or `perfdb remove FILE`, "
               "land the corrected file and clear ingest with downstream.",
     "check": "A bad file is the usual cause: `perfdb remove FILE`, land a corrected one, clear build with downstream.",
+    "warm_dashboards": "Superset was down or refused the login (SUPERSET_ADMIN_PASSWORD changed in Superset?); "
+                       "the dashboards show the new warehouse anyway. Fix it and clear warm_dashboards.",
 }
 
 
@@ -240,6 +245,15 @@ def perfdb_nightly():
             raise PerfdbCommandError(f"perfdb publish exited {proc.returncode}")
 
     @task
+    def warm_dashboards() -> None:
+        """The first analyst after the publish gets cached chart answers instead of waiting for every query."""
+        if not os.environ.get("PERFDB_SUPERSET_URL"):
+            raise AirflowSkipException("PERFDB_SUPERSET_URL is not set: no Superset to warm")
+        proc = perfdb("dashboards", "warm", "--url", os.environ["PERFDB_SUPERSET_URL"])
+        if proc.returncode != 0:
+            raise PerfdbCommandError(f"perfdb dashboards warm exited {proc.returncode}; see the log above")
+
+    @task
     def report() -> str:
         day = _day(get_current_context()).isoformat()
         proc = perfdb("report", "threshold", "--date", day, capture=True)
@@ -277,7 +291,9 @@ def perfdb_nightly():
         return len(rows)
 
     report_path = report()
-    wait_for_landing() >> ingest() >> build() >> check() >> publish() >> report_path
+    published = publish()
+    wait_for_landing() >> ingest() >> build() >> check() >> published >> report_path
+    published >> warm_dashboards()
     notify_exceptions(report_path)
 
 

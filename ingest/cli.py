@@ -9,6 +9,7 @@
     perfdb report {threshold,trend,...}
     perfdb sql "select ..."          ad-hoc SQL on serving.duckdb (read-only)
     perfdb docs [--serve]            dbt's docs site (lineage graph) beside the GX Data Docs
+    perfdb dashboards warm           fill Superset's chart cache after a publish
     perfdb generate {measure,...}    realistic synthetic data
     perfdb demo                      generate, run, print the threshold report of the busiest day
 
@@ -31,7 +32,7 @@ import signal
 import sys
 from pathlib import Path
 
-from ingest import docs_site, serve
+from ingest import dashboard_warmup, docs_site, serve
 from ingest.cli_options import add_format, add_seed, home_of, input_format, subcommand
 from ingest.home import Home
 from ingest.lake import cli as lake_cli
@@ -403,6 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_parser(rep_sub)
 
     serve.add_parser(sub)
+    dashboard_warmup.add_parser(sub)
     docs_site.add_parser(sub)
 
     s = subcommand(sub, "demo", cmd_demo, help="generate demo data, run the pipeline, print the threshold report")

@@ -2,8 +2,9 @@
 
 Each dashboard must render every chart it lays out (a canvas, SVG, table or big number, or
 Superset's "no results" state for an empty source) with no error panel, every chart with axes names
-both of them, and a dashboard's first view after a publish loads (every chart drawn) within
-LOAD_BUDGET_S once the browser has Superset's scripts cached. Its screenshot goes to a
+both of them, and a dashboard's first view after a publish and ``perfdb dashboards warm`` is answered
+from Superset's chart cache for every chart and loads (every chart drawn) within LOAD_BUDGET_S once the
+browser has Superset's scripts cached. Its screenshot goes to a
 temporary folder, or, with PERFDB_UPDATE_SCREENSHOTS=1, to docs/screenshots/<slug>.png for the README
 (so an ordinary test run never rewrites committed files). The page may load only from the Superset
 under test: every other host is sent to a proxy that refuses (fonts, telemetry, map tiles), so nothing
@@ -24,6 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
 import superset_stack
+from ingest import dashboard_warmup
 from ingest.warehouse.serving import publish
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,11 +35,12 @@ CHROMIUM_FLAGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 RENDER_TIMEOUT_MS = 120_000
-# The goal is 3 s. The first view after a publish, scripts cached, measured 4.9-11.3 s per dashboard on
-# the 2-core test machine beside two other test runs (load average 20-27; docs/stack.md), seen again
-# (chart answers cached) 3.9-8.9 s; 3.4-8.8 s and 3.0-5.8 s beside one. The budget keeps a third above
-# the worst of those
-LOAD_BUDGET_S = 15.0
+# The goal is 3 s. Warmed by `perfdb dashboards warm` after the publish, the first view measured
+# 3.2-5.9 s per dashboard on the 2-core test machine at load average 8, 2.5-4.2 s at 5.7 and 2.7-3.8 s at
+# 6.7 (docs/stack.md; not warmed 5.2-8.5 s at 7-9). A warmed first view costs what a view with cached
+# answers does, which measured up to 8.9 s beside two other test runs (load average 20-27). The budget
+# keeps a third above that worst figure
+LOAD_BUDGET_S = 12.0
 ERROR_PANELS = ".ant-alert-error, [data-test='error-message'], .alert-danger"
 CHART = "[data-test='chart-grid-component']"  # a chart's card; markdown cards have none
 LOADING = "[data-test='loading-indicator'], .loading"
@@ -198,20 +201,44 @@ def test_every_chart_with_axes_names_them(dashboards):
     assert not unnamed, f"charts without axis titles: {unnamed}"
 
 
-def test_every_dashboard_loads_within_the_budget(page, superset, dashboards):
+def uncached(chart_data_responses) -> list[str]:
+    """The chart-data requests Superset answered without its cache (by the request's form data)."""
+    return [
+        response.url.split("form_data=", 1)[-1]
+        for response in chart_data_responses
+        if not all(result.get("is_cached") for result in response.json()["result"])
+    ]
+
+
+def test_every_dashboard_loads_from_the_warmed_cache_within_the_budget(page, superset, dashboards):
     urls = {d["slug"]: f"{superset.url}/superset/dashboard/{d['slug']}/?standalone=1" for d in dashboards}
     for dashboard in dashboards:  # Superset's scripts and styles into the browser's cache
         open_dashboard(page, urls[dashboard["slug"]], len(dashboard["charts"]))
     # the same warehouse published again: Superset's chart-data cache, keyed by the published file, is
-    # empty for it, as it is for the first analyst after the nightly publish
+    # empty for it; then warmed as the nightly DAG does after its publish
     publish(superset.home)
-    first, again = {}, {}
+    api = dashboard_warmup.Superset(superset.url, superset.username, superset.password)
+    warmed = {w.slug: w for w in dashboard_warmup.warm(api)}
+    assert {d["slug"]: (warmed[d["slug"]].queries, warmed[d["slug"]].cached_before, warmed[d["slug"]].errors)
+            for d in dashboards} == {
+        # one query per chart and one per select filter (its values), none of them cached before
+        d["slug"]: (len(d["charts"]) + sum(f["filterType"] == "filter_select" for f in d["native_filters"]), 0, [])
+        for d in dashboards
+    }
+    first, again, missed = {}, {}, {}
     for dashboard in dashboards:
+        slug = dashboard["slug"]
         for times in (first, again):
             started = time.monotonic()
-            open_dashboard(page, urls[dashboard["slug"]], len(dashboard["charts"]))
-            times[dashboard["slug"]] = round(time.monotonic() - started, 2)
-    print(f"dashboard load, first view after a publish: {first}; seen again (cached chart data): {again}")
+            responses = open_dashboard(page, urls[slug], len(dashboard["charts"]))
+            times[slug] = round(time.monotonic() - started, 2)
+            if times is first:
+                missed[slug] = uncached(responses)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"dashboard load after a publish and `perfdb dashboards warm` (load average {load}): first view {first}; "
+          f"seen again {again}")
+    # the browser asks for each chart's data under the key the warm-up filled: no chart queries the warehouse
+    assert missed == {slug: [] for slug in first}, f"first-view chart queries that missed the warmed cache: {missed}"
     slow = {slug: seconds for slug, seconds in first.items() if seconds > LOAD_BUDGET_S}
     assert not slow, f"dashboards slower than {LOAD_BUDGET_S} s on their first view: {slow} (all: {first})"
 

@@ -119,7 +119,7 @@ def test_the_stack_has_the_services_the_issue_asks_for(compose):
     services = compose["services"]
     assert set(services) == {
         "postgres", "airflow-init", "airflow-api-server", "airflow-scheduler", "airflow-dag-processor",
-        "superset-init", "superset",
+        "superset-init", "superset", "superset-warm",
     }
     for name in ("airflow-init", "airflow-api-server", "airflow-scheduler", "airflow-dag-processor"):
         assert dict(environment_items(services[name]))["AIRFLOW__CORE__EXECUTOR"] == "LocalExecutor"
@@ -262,3 +262,21 @@ def test_the_compose_file_says_how_files_land(raw):
     # the DAG's convention: one folder per day, complete once its _SUCCESS marker is there
     assert "airflow-scheduler:/perfdb/landing/2026-01-05" in header
     assert "touch /perfdb/landing/2026-01-05/_SUCCESS" in header
+
+
+def test_superset_keeps_its_chart_cache_on_a_volume_and_it_is_warmed(compose):
+    services = compose["services"]
+    dockerfile = (REPO / "docker" / "superset" / "Dockerfile").read_text()
+    [home] = re.findall(r"SUPERSET_HOME=(\S+)", dockerfile)
+    # the folder DATA_CACHE_CONFIG names (dashboards/superset_config.py), made in the image for the volume
+    assert f"install -d -o superset {home}/chart_data_cache" in dockerfile
+    assert f"superset-chart-cache:{home}/chart_data_cache" in services["superset"]["volumes"]
+    # the scheduler runs the DAG's tasks (LocalExecutor), warm_dashboards among them
+    env = dict(environment_items(services["airflow-scheduler"]))
+    assert env["PERFDB_SUPERSET_URL"] == "http://superset:8088"
+    assert env["SUPERSET_ADMIN_PASSWORD"] == "test-superset_admin_password"
+    # and once Superset is up after a start (superset-init's import changes the cache keys)
+    warm = services["superset-warm"]
+    assert warm["command"] == ["perfdb", "dashboards", "warm"]
+    assert warm["depends_on"] == {"superset": {"condition": "service_healthy"}}
+    assert dict(environment_items(warm))["PERFDB_SUPERSET_URL"] == env["PERFDB_SUPERSET_URL"]

@@ -35,6 +35,8 @@ from ingest.home import Home
 REPO = Path(__file__).resolve().parents[2]
 DAG_ID = "perfdb_nightly"
 TASKS = ["wait_for_landing", "ingest", "build", "check", "publish", "report", "notify_exceptions"]
+# beside report after publish; skipped without PERFDB_SUPERSET_URL (tests/stack/test_browser.py warms a real Superset)
+WARM = "warm_dashboards"
 POSTGRES = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 
 # Runs inside the Airflow subprocess: `bag` describes the parsed DAGs, `run DATE [CONF]` runs dag.test() for
@@ -123,6 +125,7 @@ def airflow(tmp_path_factory):
         "AIRFLOW__CORE__DAGS_FOLDER": str(REPO / "dags"),
         "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
     }
+    env.pop("PERFDB_SUPERSET_URL", None)  # no Superset here: the warm-up is skipped
     database = None
     if _postgres_usable():
         database = f"perfdb_airflow_test_{uuid.uuid4().hex[:12]}"
@@ -148,13 +151,15 @@ def test_dagbag_imports_the_dag_with_its_tasks_in_order(airflow):
     assert bag["import_errors"] == {}
     assert bag["dag_ids"] == ["perfdb_nightly", "perfdb_weekly_check"]  # perfdb_notify.py is no DAG file
     tasks = bag["tasks"]
-    assert set(tasks) == set(TASKS)
-    # a straight line: each step waits for the one before it
+    assert set(tasks) == {*TASKS, WARM}
+    # a straight line: each step waits for the one before it; the warm-up waits for the publish only
     assert [tasks[t]["upstream"] for t in TASKS] == [[]] + [[before] for before in TASKS[:-1]]
-    assert {t: tasks[t]["retries"] for t in TASKS} == {
+    assert tasks[WARM]["upstream"] == ["publish"]
+    assert {t: tasks[t]["retries"] for t in tasks} == {
         "wait_for_landing": 0, "ingest": 2, "build": 2, "check": 2, "publish": 2, "report": 2, "notify_exceptions": 2,
+        WARM: 2,
     }
-    assert all(tasks[t]["on_failure_callback"] for t in TASKS)
+    assert all(tasks[t]["on_failure_callback"] for t in tasks)
     assert bag["params"] == {"day": None, "accept_rejects": False}
     assert bag["max_active_runs"] == 1
     # daily intervals: one run per measured day, midnight to midnight
@@ -254,7 +259,7 @@ def test_nightly_publishes_a_valid_day_and_stops_a_broken_one_at_check(airflow, 
     receivers.clear()
     first = airflow.run("run", day1.isoformat(), extra_env=env)
     assert first["state"] == "success", first
-    assert _states(first) == {t: "success" for t in TASKS}
+    assert _states(first) == {**{t: "success" for t in TASKS}, WARM: "skipped"}
     # only day 1 was ingested: 2 processors x 3 shifts of 8 hours; the _SUCCESS marker is no input file
     assert _query(home.serving_path, "select count(*), min(n_hours), max(n_hours), min(shift_date), max(shift_date) "
                                      "from marts.fct_cpu_shift") == [(6, 8, 8, day1, day1)]
@@ -285,6 +290,7 @@ def test_nightly_publishes_a_valid_day_and_stops_a_broken_one_at_check(airflow, 
     assert _states(second) == {
         "wait_for_landing": "success", "ingest": "success", "build": "success",
         "check": "failed", "publish": "upstream_failed", "report": "upstream_failed", "notify_exceptions": "upstream_failed",
+        WARM: "upstream_failed",
     }
     assert second["tasks"]["check"][1] == 1  # a failed validation is final: no retry
     assert home.serving_path.read_bytes() == published
@@ -306,7 +312,7 @@ def test_nightly_publishes_a_valid_day_and_stops_a_broken_one_at_check(airflow, 
     receivers.clear()
     day3 = day2 + dt.timedelta(days=1)
     third = airflow.run("run", day3.isoformat(), extra_env=env)
-    assert _states(third) == {"wait_for_landing": "failed", **{t: "upstream_failed" for t in TASKS[1:]}}
+    assert _states(third) == {"wait_for_landing": "failed", **{t: "upstream_failed" for t in [*TASKS[1:], WARM]}}
     assert home.serving_path.read_bytes() == published
     [(subject, payload)] = _alerts(receivers)
     assert subject == f"perfdb: {day3} failed at wait_for_landing"
@@ -327,7 +333,7 @@ def test_a_run_loads_the_day_param_and_publishes_rejects_only_when_accepted(airf
         return {Path(path).relative_to(home.landing).parts[0] for (path,) in rows}
 
     run = airflow.run("run", logical, json.dumps({"day": str(accepted), "accept_rejects": True}), extra_env=env)
-    assert _states(run) == {t: "success" for t in TASKS}
+    assert _states(run) == {**{t: "success" for t in TASKS}, WARM: "skipped"}
     assert ingested_days() == {str(accepted)}
     assert _query(home.serving_path, "select distinct shift_date from marts.fct_cpu_shift") == [(accepted,)]
     assert _query(home.serving_path, "select count(*) from raw.rejects") == [(1,)]
@@ -335,12 +341,12 @@ def test_a_run_loads_the_day_param_and_publishes_rejects_only_when_accepted(airf
 
     # without accept_rejects, a day with a rejected record stops after ingest and publishes nothing
     run = airflow.run("run", logical, json.dumps({"day": str(refused)}), extra_env=env)
-    assert _states(run) == {"wait_for_landing": "success", "ingest": "failed", **{t: "upstream_failed" for t in TASKS[2:]}}
+    assert _states(run) == {"wait_for_landing": "success", "ingest": "failed", **{t: "upstream_failed" for t in [*TASKS[2:], WARM]}}
     assert run["tasks"]["ingest"][1] == 1  # no retry: the files are in the manifest now
     assert ingested_days() == {str(accepted), str(refused)}
     assert home.serving_path.read_bytes() == published
 
     # a folder without its _SUCCESS marker is never read, however many files it already holds
     run = airflow.run("run", logical, json.dumps({"day": str(unfinished)}), extra_env=env)
-    assert _states(run) == {"wait_for_landing": "failed", **{t: "upstream_failed" for t in TASKS[1:]}}
+    assert _states(run) == {"wait_for_landing": "failed", **{t: "upstream_failed" for t in [*TASKS[1:], WARM]}}
     assert str(unfinished) not in ingested_days()

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from ingest.dbt_changes import check_and_keep
 from ingest.home import Home
+from ingest.memory import memory_limit
 from ingest.output import progress_bar, shown
 
 DBT_PROJECT = Path(os.environ.get("PERFDB_DBT_PROJECT", Path(__file__).resolve().parents[1] / "dbt_project"))
@@ -103,6 +104,7 @@ def dbt_env(home: Home, target: str = "duckdb", lake: Path | None = None, master
     env["DBT_LOG_PATH"] = str(log_dir(home))
     env["DBT_TARGET_PATH"] = str(target_dir(home, target))
     env["DBT_USE_COLORS"] = "false"  # the console output goes to a file
+    env["PERFDB_MEMORY_LIMIT"] = memory_limit()  # profiles.yml: dbt's DuckDB keeps no more pages cached
     if lake is not None:  # the Spark targets: where the raw layer is and the marts go (profiles.yml)
         env["PERFDB_LAKE"] = str(lake)
     if master is not None:
@@ -165,7 +167,7 @@ def build(home: Home, *, select: str | None = None, quiet: bool = False, full_re
     if select:
         args += ["--select", select]
     if full_refresh:
-        args.append("--full-refresh")
+        args += _full_refresh(home, target)
     rc = run_dbt(home, args, quiet=quiet, target=target, lake=lake, master=master)
     if rc == 0 and not select and target == "duckdb":
         stale = check_and_keep(home.warehouse_dir, full_refresh=full_refresh)
@@ -173,6 +175,20 @@ def build(home: Home, *, select: str | None = None, quiet: bool = False, full_re
             sys.stderr.write(f"perfdb build: {', '.join(stale)} or what they read changed since the last build; "
                              "the days built before follow the old definition: run `perfdb build --full-refresh`\n")
     return rc
+
+
+def _full_refresh(home: Home, target: str) -> list[str]:
+    """dbt's arguments of a full refresh: ``--full-refresh``, unless retention has purged raw files (DuckDB):
+    then every day still kept is rebuilt, and the shift, month and year rows of purged days stay, since
+    their detail is gone (``build_touched_days``, var ``rebuild_kept``)."""
+    from ingest.warehouse.retention import purged_through  # DuckDB and pyarrow: not for `perfdb --help`
+
+    purged = purged_through(home) if target == "duckdb" else None
+    if purged is None:
+        return ["--full-refresh"]
+    sys.stderr.write(f"perfdb build --full-refresh: retention has purged the raw files up to {purged}; every day "
+                     "kept is rebuilt, the periods holding older days stay as they were built\n")
+    return ["--vars", json.dumps({"rebuild_kept": True})]
 
 
 def _results(home: Home, target: str = "duckdb") -> dict:

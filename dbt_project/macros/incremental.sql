@@ -19,9 +19,20 @@
 -#}
 
 {#- The touched periods of a grain, as (touched_system, touched_period): names no model has, so that a
-    model's unqualified columns in touched()'s correlated subquery mean the model's. -#}
+    model's unqualified columns in touched()'s correlated subquery mean the model's. A day or a shift that
+    holds a day whose raw files retention purged (build_purged_days) is never touched: rebuilt from the raw
+    or hourly detail, it would hold only what is left of it (a late file for a purged day stays out of the
+    marts). Weeks, months and years are condensed from shift rows, which are kept forever: those rebuild. -#}
 {% macro touched_periods(grain) %}
-    {%- set days = 'select system_name, day from ' ~ ref('build_touched_days') -%}
+    select touched_system, touched_period from ({{ periods_of('select system_name, day from ' ~ ref('build_touched_days'), grain) }}) as touched
+    {%- if grain in ['day', 'shift_date'] %}
+    except
+    select touched_system, touched_period from ({{ periods_of('select system_name, day from ' ~ ref('build_purged_days'), grain) }}) as purged
+    {%- endif %}
+{% endmacro %}
+
+{#- The periods of a grain that hold the (system_name, day) rows of ``days``. -#}
+{% macro periods_of(days, grain) %}
     {%- set shift_dates -%}
         select system_name, day as period from ({{ days }}) as touched_days
         union
@@ -62,6 +73,7 @@
     {%- set unit_test = model.resource_type == 'unit_test' -%}
     {%- if not unit_test -%}
         {%- set touched_days = ref('build_touched_days') -%}
+        {%- set purged_days = ref('build_purged_days') -%}
     {%- endif -%}
     {%- if touched_build() -%}
     exists (
@@ -135,7 +147,7 @@
         {%- endfor -%}
         {%- if not bad -%}
     insert into audit.builds (last_file_id, started_at, finished_at, full_refresh)
-    select last_file_id, started_at, cast(current_timestamp as timestamp), {{ 'true' if flags.FULL_REFRESH else 'false' }}
+    select last_file_id, started_at, cast(current_timestamp as timestamp), {{ 'true' if flags.FULL_REFRESH or var('rebuild_kept', false) else 'false' }}
     from audit.build_high_water
         {%- endif -%}
     {%- endif -%}

@@ -7,7 +7,6 @@ load twice) and each bad record one row in ``raw.rejects``; ``remove_files`` tak
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pyarrow as pa
 from ingest import raw_tables
 from ingest.formats.base import Parser, Reject
 from ingest.home import Home
+from ingest.memory import memory_limit
 from ingest.warehouse.faults import translate
 from ingest.warehouse.lock import duckdb_busy
 
@@ -90,9 +90,8 @@ class FileResult:
 
 
 def writer_config() -> dict:
-    # DuckDB's default memory limit is 80 % of RAM; ingest streams, so a bounded buffer pool keeps the
-    # peak memory of a large file flat (DuckDB spills and evicts instead of caching everything).
-    return {"memory_limit": os.environ.get("PERFDB_MEMORY_LIMIT", "512MB")}
+    # ingest streams, so a bounded buffer pool keeps the peak memory of a large file flat
+    return {"memory_limit": memory_limit()}
 
 
 def connect(home: Home) -> duckdb.DuckDBPyConnection:

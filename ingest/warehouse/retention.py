@@ -17,7 +17,10 @@ everything. Applied after every complete build (``perfdb build``, ``perfdb run``
   columns), read from dbt's manifest of the last build.
 
 Shift, month and year facts are never purged, and never recomputed from purged detail: they are
-incremental models, rebuilt only for days touched by files loaded or removed since the last build.
+incremental models, rebuilt only for days touched by files loaded or removed since the last build, and a
+period that holds a purged day is never rebuilt (``build_purged_days``). For the same reason, ``perfdb build
+--full-refresh`` on a warehouse with purged files rebuilds every day still kept instead of starting from
+empty tables (``purged_through``, ``ingest/dbt_runner.py``).
 """
 
 from __future__ import annotations
@@ -80,6 +83,21 @@ _CUTOFFS = """
     select system_name, max(day) - cast(? as integer) as last_purged_day
     from raw.ingest_file_days group by system_name
 """
+
+
+def purged_through(home: Home):
+    """The newest day of a raw file retention purged (a date), or None when nothing was purged."""
+    if not home.db_path.exists():
+        return None
+    con = duckdb.connect(str(home.db_path), read_only=True)
+    try:
+        if not first_row(con, "select 1 from duckdb_tables() where schema_name = 'raw' and table_name = 'ingest_files' "
+                              "and database_name = current_database()"):
+            return None
+        return first_row(con, "select max(days.day) from raw.ingest_file_days as days inner join raw.ingest_files as files "
+                              "on files.file_id = days.source_file_id where files.status = 'purged'")[0]
+    finally:
+        con.close()
 
 
 def apply_retention(home: Home) -> RetentionResult:

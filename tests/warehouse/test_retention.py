@@ -4,7 +4,8 @@ shift, month and year summaries stay as they were, and a purged file sent again 
 Home A loads five days of a small MEASURE system, builds, and purges with raw and interval detail kept 2
 days and hourly 3 (the seed table changed in the warehouse, as a site changes seeds/retention.csv); it
 then loads a sixth day and builds. Home B loads the same six days without purging. Every shift, month
-and year fact of A equals B's.
+and year fact of A equals B's, also after ``perfdb build --full-refresh`` of A, which rebuilds the days
+still kept instead of rebuilding the summaries from what is left of the detail.
 """
 
 from __future__ import annotations
@@ -98,3 +99,14 @@ def test_retention_purges_old_detail_and_keeps_the_summaries(tmp_path, capsys):
     for table in SUMMARIES:
         assert same_rows(table_rows(a, table), table_rows(b, table)), table
     assert rows(a, "select count(distinct shift_date) from marts.fct_cpu_shift") == [(len(DAYS),)]
+
+    # a full refresh after a purge rebuilds every day kept and leaves the older days' rows as built
+    purged = rows(a, "select max(days.day) from raw.ingest_file_days as days inner join raw.ingest_files as files "
+                     "on files.file_id = days.source_file_id where files.status = 'purged'")[0][0]
+    hours = table_rows(a, "intermediate.int_cpu__hourly")
+    perfdb(a, "build", "--full-refresh")
+    assert f"retention has purged the raw files up to {purged}; every day kept is rebuilt" in capsys.readouterr().err
+    for table in SUMMARIES:
+        assert same_rows(table_rows(a, table), table_rows(b, table)), table
+    assert same_rows(table_rows(a, "intermediate.int_cpu__hourly"), hours)
+    assert rows(a, "select full_refresh from audit.builds order by started_at desc limit 1") == [(True,)]

@@ -3,6 +3,19 @@
 -- started. A late file for an old day touches that old day, and for a command host the next day that
 -- host captured the same command: a counter's rate pairs each capture with the one before it, so the
 -- first capture after a capture that arrived late (or was removed) has another interval now.
+-- `perfdb build --full-refresh` on a warehouse whose retention has purged raw files sets the var
+-- rebuild_kept: every day of a file still kept is touched, so the day models rebuild all they can from
+-- the raw data kept, and keep the periods of purged days as built (a true full refresh would rebuild the
+-- summaries from the kept detail alone and lose every older shift, month and year).
+{%- if var('rebuild_kept', false) %}
+select distinct days.system_name, days.day
+from {{ source('manifest', 'ingest_file_days') }} as days
+inner join {{ source('manifest', 'ingest_files') }} as files
+    on files.file_id = days.source_file_id
+cross join {{ ref('build_high_water') }} as this_build
+where files.status in ('loaded', 'loaded_with_rejects')
+    and days.source_file_id <= this_build.last_file_id
+{%- else %}
 with last_build as (
     select
         coalesce(max(last_file_id), 0) as last_file_id,
@@ -48,3 +61,4 @@ following as (
 select system_name, day from changed
 union
 select system_name, day from following
+{%- endif %}

@@ -91,7 +91,8 @@ alert by e-mail (`PERFDB_ALERT_EMAIL_TO`, `PERFDB_ALERT_SMTP_*`) and/or a webhoo
 - `build`, `check`, `publish`, `report` failed: fix the cause (the log names it), clear the failed task with
   downstream. A failing `check` is usually a bad file: `perfdb remove FILE`, then clear `build` with downstream.
 - After a change to a model or a seed: `perfdb build --full-refresh` once, by hand (`perfdb build` names the
-  models that need it; the nightly build stays incremental), then clear `check` with downstream.
+  models that need it; the nightly build stays incremental), then clear `check` with downstream. Once
+  retention has purged raw files, it rebuilds every day still kept and leaves older rows as they were built.
 - Weekly, `perfdb check --all` validates the whole warehouse (the `perfdb_weekly_check` DAG does it).
 
 **Backfill.** `airflow backfill create --dag-id perfdb_nightly --from-date 2026-01-05 --to-date 2026-02-05`

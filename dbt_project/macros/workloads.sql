@@ -68,3 +68,18 @@
     1000 * cpu_s / nullif(transactions, 0) as cpu_ms_per_transaction,
     cast(io_count as double) / nullif(transactions, 0) as io_per_transaction
 {%- endmacro %}
+
+{#- The workload of a measured row: int_workload__entity (alias e) of the row's system and day, matched
+    on the entity's platform, source and name. ``conditions`` are further `and` terms (e.g. the secondary
+    name). -#}
+{% macro join_workload_entity(system, time, platform, primary_source, primary_name, conditions=[]) -%}
+    inner join {{ ref('int_workload__entity') }} as e
+        on e.system_name = {{ system }}
+        and e.day = cast({{ time }} as date)
+        and e.platform = '{{ platform }}'
+        and e.primary_source = '{{ primary_source }}'
+        and e.primary_name = {{ primary_name }}
+        {%- for condition in conditions %}
+        and {{ condition }}
+        {%- endfor %}
+{%- endmacro %}

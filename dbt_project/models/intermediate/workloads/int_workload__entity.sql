@@ -11,39 +11,30 @@
 -- A day model (macros/incremental.sql): the workload marts of a day join the entities of that day, so
 -- a night assigns the entities of the touched days only, not those of the whole history.
 {{ config(materialized='incremental', unique_key=['system_name', 'day']) }}
+{#- each source: the relation, its system column, and the entity's platform, sources and names -#}
+{%- set sources = [
+    (ref('stg_measure__process'), 'system_name', 'nonstop', "'program'", 'program_file_name', "'process'", 'process_name'),
+    (ref('stg_measure__userdef'), 'system_name', 'nonstop', "'userdef'", 'counter_name', "'program'", 'program_file_name'),
+    (ref('stg_smf__workload_period'), 'system_id', 'zos',
+        "case when is_report_class then 'report_class' else 'service_class' end", 'class_name',
+        'cast(null as ' ~ dbt.type_string() ~ ')', 'cast(null as ' ~ dbt.type_string() ~ ')'),
+] %}
 with entities as (
+    {%- for relation, system, platform, primary_source, primary_name, secondary_source, secondary_name in sources %}
     select distinct
-        system_name,
+        {{ system }} as system_name,
         cast(interval_start as date) as day,
-        'nonstop' as platform,
-        'program' as primary_source,
-        program_file_name as primary_name,
-        'process' as secondary_source,
-        process_name as secondary_name
-    from {{ ref('stg_measure__process') }}
-    where {{ touched('system_name', 'interval_start', 'day') }}
+        '{{ platform }}' as platform,
+        {{ primary_source }} as primary_source,
+        {{ primary_name }} as primary_name,
+        {{ secondary_source }} as secondary_source,
+        {{ secondary_name }} as secondary_name
+    from {{ relation }}
+    where {{ touched(system, 'interval_start', 'day') }}
+    {%- if not loop.last %}
     union all
-    select distinct
-        system_name,
-        cast(interval_start as date) as day,
-        'nonstop' as platform,
-        'userdef' as primary_source,
-        counter_name as primary_name,
-        'program' as secondary_source,
-        program_file_name as secondary_name
-    from {{ ref('stg_measure__userdef') }}
-    where {{ touched('system_name', 'interval_start', 'day') }}
-    union all
-    select distinct
-        system_id as system_name,
-        cast(interval_start as date) as day,
-        'zos' as platform,
-        case when is_report_class then 'report_class' else 'service_class' end as primary_source,
-        class_name as primary_name,
-        cast(null as {{ dbt.type_string() }}) as secondary_source,
-        cast(null as {{ dbt.type_string() }}) as secondary_name
-    from {{ ref('stg_smf__workload_period') }}
-    where {{ touched('system_id', 'interval_start', 'day') }}
+    {%- endif %}
+    {%- endfor %}
 )
 
 {{ workload_of_entities('entities', ['system_name', 'day']) }}

@@ -17,12 +17,7 @@ with measured as (
         w.elapsed_s,
         w.dasd_io_count as io_count
     from {{ ref('stg_smf__workload_period') }} as w
-    inner join {{ ref('int_workload__entity') }} as e
-        on e.system_name = w.system_id
-        and e.day = cast(w.interval_start as date)
-        and e.platform = 'zos'
-        and e.primary_source = 'service_class'
-        and e.primary_name = w.class_name
+    {{ join_workload_entity('w.system_id', 'w.interval_start', 'zos', 'service_class', 'w.class_name') }}
     where not w.is_report_class
         and {{ touched('w.system_id', 'w.interval_start', 'day') }}
     union all
@@ -37,13 +32,8 @@ with measured as (
         cast(null as double) as elapsed_s,
         cast(null as bigint) as io_count
     from {{ ref('int_process__hourly') }} as p
-    inner join {{ ref('int_workload__entity') }} as e
-        on e.system_name = p.system_name
-        and e.day = cast(p.hour_start as date)
-        and e.platform = 'nonstop'
-        and e.primary_source = 'program'
-        and e.primary_name = p.program_file_name
-        and {{ null_safe_equal('e.secondary_name', 'p.process_name') }}
+    {{ join_workload_entity('p.system_name', 'p.hour_start', 'nonstop', 'program', 'p.program_file_name',
+                            [null_safe_equal('e.secondary_name', 'p.process_name')]) }}
     where {{ touched('p.system_name', 'p.hour_start', 'day') }}
 ),
 

@@ -16,8 +16,7 @@ with connections as (
         in_bytes,
         out_bytes,
         duration_s
-    from {{ ref('stg_smf__tcp_connection') }}
-    where {{ touched('system_id', 'closed_at', 'day') }}
+    from ({{ touched_rows(ref('stg_smf__tcp_connection'), 'system_id', 'closed_at') }}) as closed
 ),
 
 entities as (

@@ -20,13 +20,8 @@ select
     sum(u.counter_value) as counter_value,
     sum(u.counter_rate) as counter_rate
 from {{ ref('int_userdef__hourly') }} as u
-inner join {{ ref('int_workload__entity') }} as e
-    on e.system_name = u.system_name
-    and e.day = cast(u.hour_start as date)
-    and e.platform = 'nonstop'
-    and e.primary_source = 'userdef'
-    and e.primary_name = u.counter_name
-    and e.secondary_name = u.program_file_name
+{{ join_workload_entity('u.system_name', 'u.hour_start', 'nonstop', 'userdef', 'u.counter_name',
+                        ['e.secondary_name = u.program_file_name']) }}
 where {{ touched('u.system_name', 'u.hour_start', 'day') }}
 group by
     u.system_name, u.hour_start, u.shift_date, u.shift, u.shift_name, e.workload, u.counter_name,

@@ -17,14 +17,16 @@ everything. Applied after every complete build (``perfdb build``, ``perfdb run``
   columns), read from dbt's manifest of the last build.
 
 Shift, month and year facts are never purged, and never recomputed from purged detail: they are
-incremental models, rebuilt only for days touched by files loaded or removed since the last build, and a
-period that holds a purged day is never rebuilt (``build_purged_days``). For the same reason, ``perfdb build
+incremental models, rebuilt only for days touched by files loaded or removed since the last build; a day
+or a shift that holds a purged day is never rebuilt (``build_purged_days``), while weeks, months and years
+are condensed from shift rows, which stay. For the same reason, ``perfdb build
 --full-refresh`` on a warehouse with purged files rebuilds every day still kept instead of starting from
 empty tables (``purged_through``, ``ingest/dbt_runner.py``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass, field
 
@@ -85,8 +87,9 @@ _CUTOFFS = """
 """
 
 
-def purged_through(home: Home):
-    """The newest day of a raw file retention purged (a date), or None when nothing was purged."""
+def purged_through(home: Home) -> dt.date | None:
+    """The newest day of a raw file retention purged, or None when nothing was purged (the days that
+    dbt's ``build_purged_days`` lists, asked before dbt runs)."""
     if not home.db_path.exists():
         return None
     con = duckdb.connect(str(home.db_path), read_only=True)

@@ -35,6 +35,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,7 @@ DEFAULT_URL = "http://127.0.0.1:8088"
 # the rows a select filter asks for its values (Superset's NATIVE_FILTER_DEFAULT_ROW_LIMIT)
 FILTER_ROW_LIMIT = 1000
 TIMEOUT_S = 300  # one request; a chart query is bounded by PERFDB_QUERY_TIMEOUT_S on the server
+START_TIMEOUT_S = 600  # a first start migrates Superset's database and imports the bundle: minutes on 2 cores
 
 
 class WarmError(Exception):
@@ -174,6 +176,28 @@ def warm(superset: Superset) -> list[Warmed]:
     """Every dashboard's charts, in the order of their slugs."""
     dashboards = superset.call("GET", "/api/v1/dashboard/?q=" + urllib.parse.quote("(page_size:100)"))["result"]
     return [warm_dashboard(superset, d) for d in sorted(dashboards, key=lambda d: d["slug"] or "")]
+
+
+def wait_until_up(url: str, exit_status: Callable[[], int | None], timeout_s: float = START_TIMEOUT_S) -> bool:
+    """Whether Superset at ``url`` answered ``/health`` within ``timeout_s``; False as soon as
+    ``exit_status()`` says the server process has ended."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and exit_status() is None:
+        try:
+            with urllib.request.urlopen(f"{url}/health", timeout=10) as response:  # noqa: S310
+                if response.status == 200:
+                    return True
+        except (urllib.error.URLError, TimeoutError, ConnectionError):
+            pass  # not listening yet, or still importing
+        time.sleep(1)  # a starting server: polled once a second, bounded by the deadline
+    return False
+
+
+def summary(warmed: list[Warmed]) -> str:
+    """One line for a whole warm-up: its dashboards, chart queries, seconds and any failures."""
+    failed = [f"{w.slug}: {e}" for w in warmed for e in w.errors]
+    return (f"{len(warmed)} dashboards warmed: {sum(w.queries for w in warmed)} chart queries in "
+            f"{sum(w.seconds for w in warmed):.1f} s" + (f"; {len(failed)} failed: {'; '.join(failed[:3])}" if failed else ""))
 
 
 def cmd_warm(args) -> int:

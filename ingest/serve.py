@@ -9,6 +9,10 @@ the dashboards with the database pointed at ``<home>/warehouse/serving.duckdb`` 
 network access) and serves them with gunicorn (``--workers`` processes of 8 threads each; ``--dev`` uses
 Flask's development server instead, one process, for working on the dashboards).
 
+Once Superset answers, every dashboard's charts are warmed (``ingest/dashboard_warmup.py``; ``--no-warm``
+skips it): the import gives the datasets new change times, which are part of the chart cache's keys, so
+without it the first analyst after a start would wait for every chart query.
+
 Secrets come only from the environment: ``SUPERSET_SECRET_KEY`` and ``SUPERSET_ADMIN_PASSWORD`` must be
 set (``SUPERSET_ADMIN_USERNAME`` defaults to ``admin``); nothing starts without them. ``--env-file FILE``
 (``make up`` passes ``.env``) fills in the names the environment does not set: a value exported in the
@@ -23,8 +27,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from ingest.cli_options import home_of, subcommand
@@ -109,8 +115,28 @@ def bootstrap_command(python: Path, home: Home, host: str, port: int, *, dev: bo
             "--server", "werkzeug" if dev else "gunicorn", "--workers", str(workers)]
 
 
+def local_url(host: str, port: int) -> str:
+    """Where this machine reaches a server listening on ``host`` (every address: the loopback one)."""
+    return f"http://{'127.0.0.1' if host in ('', '0.0.0.0', '::') else host}:{port}"
+
+
+def warm_once_up(url: str, server: subprocess.Popen) -> None:
+    """Warm the dashboards once Superset at ``url`` answers; one line says how it went (never fatal)."""
+    from ingest import dashboard_warmup
+
+    try:
+        if not dashboard_warmup.wait_until_up(url, server.poll):
+            return  # Superset stopped, or never came up: its own log says why
+        username = os.environ.get("SUPERSET_ADMIN_USERNAME", "").strip() or "admin"
+        warmed = dashboard_warmup.warm(dashboard_warmup.Superset(url, username, os.environ["SUPERSET_ADMIN_PASSWORD"]))
+    except dashboard_warmup.WarmError as e:
+        print(f"perfdb serve: the dashboards were not warmed: {e}", file=sys.stderr, flush=True)
+        return
+    print(f"perfdb serve: {dashboard_warmup.summary(warmed)}", file=sys.stderr, flush=True)
+
+
 def serve(home: Home, port: int = 8088, host: str = "127.0.0.1", *, env_file: Path | None = None, dev: bool = False,
-          workers: int = DEFAULT_WORKERS) -> int:
+          workers: int = DEFAULT_WORKERS, warm: bool = True) -> int:
     """Set up Superset for ``home`` and serve it until interrupted; returns the exit status."""
     try:
         if env_file is not None and env_file.is_file():
@@ -125,15 +151,25 @@ def serve(home: Home, port: int = 8088, host: str = "127.0.0.1", *, env_file: Pa
         print(f"perfdb serve: {e}", file=sys.stderr)
         return 1
     print(f"perfdb serve: dashboards on http://{host}:{port}/ (Ctrl-C stops)", file=sys.stderr)
+    server = subprocess.Popen(bootstrap_command(python, home, host, port, dev=dev, workers=workers), env=env)
+    if threading.current_thread() is threading.main_thread():
+        # a service manager stops `perfdb serve` with SIGTERM: Superset (gunicorn) stops with it
+        signal.signal(signal.SIGTERM, lambda signum, frame: server.terminate())
+    if warm:
+        threading.Thread(target=warm_once_up, args=(local_url(host, port), server), daemon=True).start()
     try:
-        return subprocess.run(bootstrap_command(python, home, host, port, dev=dev, workers=workers), env=env).returncode
-    except KeyboardInterrupt:
+        return server.wait()
+    except KeyboardInterrupt:  # the terminal sent SIGINT to Superset too: let it stop on its own
+        try:
+            server.wait(timeout=30)
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):
+            server.kill()
         return 130
 
 
 def cmd_serve(args) -> int:
     return serve(home_of(args), port=args.port, host=args.host, env_file=args.env_file, dev=args.dev,
-                 workers=args.workers)
+                 workers=args.workers, warm=not args.no_warm)
 
 
 def add_parser(subparsers) -> None:
@@ -144,3 +180,5 @@ def add_parser(subparsers) -> None:
     s.add_argument("--workers", type=int, default=int(os.environ.get("SUPERSET_WORKERS") or DEFAULT_WORKERS),
                    help=f"gunicorn worker processes, 8 threads each (default $SUPERSET_WORKERS or {DEFAULT_WORKERS})")
     s.add_argument("--dev", action="store_true", help="Flask's development server (one process) instead of gunicorn")
+    s.add_argument("--no-warm", action="store_true",
+                   help="do not fill the chart cache once Superset is up (the first view of each chart then queries)")

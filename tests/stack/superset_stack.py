@@ -1,10 +1,11 @@
 """A real Superset for the end-to-end tests, started once per pytest session.
 
 Superset runs from its own virtualenv (``.venv-superset``, or ``$PERFDB_SUPERSET_VENV``; `make test`
-creates it) through ``dashboards/bootstrap.py``, exactly as ``perfdb serve`` starts it: a fresh SQLite
-metadata database in a temporary SUPERSET_HOME, a random secret key and admin password, the bundle
-imported with the database pointed at a copy of the demo warehouse's ``serving.duckdb`` (a copy,
-because a test publishes a new warehouse into it), listening on a free localhost port.
+creates it), started by ``perfdb serve`` as a user starts it: a fresh SQLite metadata database in a
+temporary SUPERSET_HOME, a random secret key and admin password, the bundle imported with the database
+pointed at a copy of the demo warehouse's ``serving.duckdb`` (a copy, because a test publishes a new
+warehouse into it), listening on a free localhost port. The stack is ready once serve has warmed the
+dashboards (its line is ``warm_line``).
 
 Test modules share it through ``shared()``: whichever module asks first starts it, the session's
 end stops it.
@@ -17,6 +18,7 @@ import secrets
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +29,7 @@ import requests
 from ingest import serve
 from ingest.home import Home
 
-START_TIMEOUT_S = 300  # migrations + import on a busy 2-core machine
+START_TIMEOUT_S = 600  # migrations, the import and the warm-up on a busy 2-core machine
 QUERY_TIMEOUT_S = 10  # the bound on a warehouse query (PERFDB_QUERY_TIMEOUT_S); the demo's take milliseconds
 _stack: "SupersetStack | None" = None
 
@@ -40,6 +42,7 @@ class SupersetStack:
     password: str
     process: subprocess.Popen
     log_path: Path
+    warm_line: str = ""  # what perfdb serve said of its warm-up
 
     def session(self) -> "ApiSession":
         return ApiSession(self.url, self.username, self.password)
@@ -127,9 +130,10 @@ def start(demo_home: Home, workdir: Path) -> SupersetStack:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log_path = workdir / "superset.log"
+    env["PERFDB_SUPERSET_VENV"] = str(python.parents[1])
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            serve.bootstrap_command(python, home, "127.0.0.1", port),
+            [sys.executable, "-m", "ingest.cli", "--home", str(home.root), "serve", "--port", str(port)],
             env=env, stdout=log, stderr=subprocess.STDOUT, cwd=workdir,
         )
     stack = SupersetStack(url, home, username, password, process, log_path)
@@ -138,13 +142,13 @@ def start(demo_home: Home, workdir: Path) -> SupersetStack:
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 pytest.fail(f"Superset exited with status {process.returncode} while starting:\n{stack.log_tail()}")
-            try:
-                if requests.get(f"{url}/health", timeout=10).status_code == 200:
-                    return stack
-            except (requests.ConnectionError, requests.Timeout):  # not up yet, or busy starting
-                pass
+            warmed = [line for line in log_path.read_text(errors="replace").splitlines()
+                      if line.startswith("perfdb serve: ") and "warmed" in line]
+            if warmed:
+                stack.warm_line = warmed[0]
+                return stack
             time.sleep(0.5)  # polling a starting server, bounded by the deadline
-        pytest.fail(f"Superset did not answer on {url}/health within {START_TIMEOUT_S}s:\n{stack.log_tail()}")
+        pytest.fail(f"perfdb serve did not warm {url} within {START_TIMEOUT_S}s:\n{stack.log_tail()}")
     except BaseException:
         stack.stop()  # a start that failed in any way leaves no server behind
         raise

@@ -155,6 +155,8 @@ def filtered_columns(chart_data_response) -> set[str]:
 
 def test_every_dashboard_renders_every_chart_without_errors(page, superset, dashboards, screenshots):
     assert {d["slug"] for d in dashboards} >= {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health"}
+    assert superset.warm_line.startswith(f"perfdb serve: {len(dashboards)} dashboards warmed: "), superset.warm_line
+    assert "failed" not in superset.warm_line, superset.warm_line
     for dashboard in dashboards:
         expected = len(dashboard["charts"])
         responses = open_dashboard(page, f"{superset.url}/superset/dashboard/{dashboard['slug']}/?standalone=1", expected)
@@ -163,6 +165,8 @@ def test_every_dashboard_renders_every_chart_without_errors(page, superset, dash
         assert len(responses) >= expected, f"{dashboard['slug']}: {len(responses)} chart queries for {expected} charts"
         failed = [(r.url, r.status) for r in responses if r.status != 200]
         assert not failed, f"{dashboard['slug']}: chart queries failed: {failed}"
+        # `perfdb serve` warmed every chart once Superset was up: the first view queries nothing
+        assert not uncached(responses), f"{dashboard['slug']}: first-view chart queries serve did not warm"
         # a filter that picks its first value (System: never NonStop and z/OS averaged together) applies
         # before any chart queries, not only once the user presses "Apply filters"
         for column in first_value_filters(dashboard):

@@ -141,6 +141,13 @@ def open_dashboard(page: Page, url: str, expected_charts: int) -> tuple[list, fl
     return responses, drawn
 
 
+def warm_queries(dashboard: dict) -> int:
+    """The chart queries a warm-up of the dashboard asks for: one per chart, a second for a table paged by
+    the server (its row count), and one per select filter (its values)."""
+    return (sum(1 + bool(c["form_data"].get("server_pagination")) for c in dashboard["charts"])
+            + sum(f["filterType"] == "filter_select" for f in dashboard["native_filters"]))
+
+
 def first_value_filters(dashboard: dict) -> list[str]:
     """The columns of the dashboard's select filters that choose their first value by default."""
     return [
@@ -158,7 +165,11 @@ def filtered_columns(chart_data_response) -> set[str]:
 
 def test_every_dashboard_renders_every_chart_without_errors(page, superset, dashboards, screenshots):
     assert {d["slug"] for d in dashboards} >= {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health"}
-    assert superset.warm_line.startswith(f"perfdb serve: {len(dashboards)} dashboards warmed: "), superset.warm_line
+    # `perfdb serve` warmed every chart once Superset was up (that the browser then finds its answers in
+    # the cache is the warm-up's test below, after a publish)
+    assert superset.warm_line.startswith(
+        f"perfdb serve: {len(dashboards)} dashboards warmed: {sum(map(warm_queries, dashboards))} chart queries in "
+    ), superset.warm_line
     assert "failed" not in superset.warm_line, superset.warm_line
     for dashboard in dashboards:
         expected = len(dashboard["charts"])
@@ -168,8 +179,6 @@ def test_every_dashboard_renders_every_chart_without_errors(page, superset, dash
         assert len(responses) >= expected, f"{dashboard['slug']}: {len(responses)} chart queries for {expected} charts"
         failed = [(r.url, r.status) for r in responses if r.status != 200]
         assert not failed, f"{dashboard['slug']}: chart queries failed: {failed}"
-        # `perfdb serve` warmed every chart once Superset was up: the first view queries nothing
-        assert not uncached(responses), f"{dashboard['slug']}: first-view chart queries serve did not warm"
         # a filter that picks its first value (System: never NonStop and z/OS averaged together) applies
         # before any chart queries, not only once the user presses "Apply filters"
         for column in first_value_filters(dashboard):
@@ -228,9 +237,8 @@ def test_every_dashboard_loads_from_the_warmed_cache_within_the_budget(page, sup
     warmed = {w.slug: w for w in dashboard_warmup.warm(api)}
     assert {d["slug"]: (warmed[d["slug"]].queries, warmed[d["slug"]].cached_before, warmed[d["slug"]].errors)
             for d in dashboards} == {
-        # one query per chart and one per select filter (its values), none of them cached before
-        d["slug"]: (len(d["charts"]) + sum(f["filterType"] == "filter_select" for f in d["native_filters"]), 0, [])
-        for d in dashboards
+        # none of them cached before
+        d["slug"]: (warm_queries(d), 0, []) for d in dashboards
     }
     first, again, missed = {}, {}, {}
     for dashboard in dashboards:

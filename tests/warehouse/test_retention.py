@@ -34,6 +34,7 @@ SUMMARIES = [f"marts.fct_{family}_{period}" for family in ("cpu", "process", "di
     "marts.fct_workload_shift", "marts.fct_workload_weekly", "marts.fct_workload_monthly",
     "marts.rpt_workload_characterization", "marts.rpt_workload_cost_per_transaction",
     "marts.rpt_zos_workload_characterization", "intermediate.int_workload__daily", "intermediate.int_zos_work__daily",
+    "marts.rpt_capacity_sizing_measured", "intermediate.int_capacity__sizing_daily",
 ]
 # the hourly day models of the workloads and the first day each system keeps after the purge (DAYS[k]):
 # \R1 (newest day 6 March) its hours from 4 March, SYSA (whose dump of 6 March runs into 7 March) from 5 March

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_nightly.py                          # 4 systems; 30, 365 and 730 days
     .venv/bin/python bench/bench_nightly.py --systems 1 --days 7,30  # a quick run
+    .venv/bin/python bench/bench_nightly.py --days 90 --check-all    # perfdb check --all instead of a night
 
 For every history length it:
 
@@ -22,6 +23,9 @@ For every history length it:
 3. prints each history's setup (ingest and full-refresh build: seconds and peak RSS), each night step's
    seconds and peak RSS, the rows the check read and the warehouse size, then the ratio of the longest
    history's night to the shortest's.
+
+With ``--check-all`` it times ``perfdb check --all`` on a copy of each history (after its warm-up night)
+instead of a night: seconds, peak RSS and the rows the check read.
 
 Targets: the ratio at most 1.5 (a night costs what the new day costs, not what the history costs) and
 every step's peak RSS under 1 GiB. Exits 1 when a target is missed. Not a test: nothing here runs in
@@ -161,7 +165,7 @@ def child_step(argv: list[str]) -> None:
 
 
 def timed(home: Path, step: str, *options: str) -> dict:
-    args = ["--json", step] if step == "check" else [step, *options]
+    args = ["--json", step, *options] if step == "check" else [step, *options]
     out = subprocess.run([sys.executable, __file__, "--child-step", *PERFDB, "--home", str(home), *args],
                          cwd=REPO, check=True, text=True, stdout=subprocess.PIPE)
     result = json.loads(out.stdout)
@@ -184,6 +188,14 @@ def night(cache_home: Path, systems: int, days: int, scratch: Path) -> dict:
     size = (home / "warehouse" / "perfdb.duckdb").stat().st_size
     shutil.rmtree(home, ignore_errors=True)
     return {"days": days + 1, "steps": steps, "warehouse_bytes": size}
+
+
+def check_all(cache_home: Path, days: int, scratch: Path) -> dict:
+    home = scratch / cache_home.name
+    copy_home(cache_home, home)
+    result = timed(home, "check", "--all")
+    shutil.rmtree(home, ignore_errors=True)
+    return {"days": days + 1, "check --all": result}
 
 
 def mib(n: float) -> str:
@@ -227,10 +239,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "perfdb-bench-nightly",
                    help="where built histories are kept and reused (default %(default)s)")
     p.add_argument("--json", type=Path, help="also write the results to this file")
+    p.add_argument("--check-all", action="store_true", help="time `perfdb check --all` instead of a night")
     args = p.parse_args(argv)
     lengths = sorted(int(d) for d in args.days.split(","))
     scratch = args.cache / "scratch"
     results = []
+    if args.check_all:
+        print("| history (days) | check --all | rows read |\n|---|---|---|")
+        for days in lengths:
+            r = check_all(history(args.cache, args.systems, days)[0], days, scratch)["check --all"]
+            print(f"| {days + 1} | {r['seconds']:.1f} s / {mib(r['peak_rss'])} | {r['rows_read']:,} |", flush=True)
+        return 0
     for days in lengths:
         cached, setup = history(args.cache, args.systems, days)
         print(f"timing the night after {days + 1} days ...", flush=True)

@@ -35,6 +35,7 @@ class Outcome:
     exception: str | None = None
     kwargs: dict = field(default_factory=dict)
     severity: str = "critical"  # GX's FailureSeverity: a failing "warning" is reported and blocks nothing
+    missing_count: int | None = None  # NULLs a map expectation leaves out of unexpected_percent
 
     @property
     def failed(self) -> bool:
@@ -76,6 +77,7 @@ class Outcome:
             exception=_exception_text(data.get("exception_info")),
             kwargs=kwargs,
             severity=config.get("severity") or "critical",
+            missing_count=found.get("missing_count"),
         )
 
     @classmethod
@@ -117,6 +119,58 @@ class Outcome:
             "kwargs": _json(self.kwargs),
             "severity": self.severity,
         }
+
+
+def merge_chunks(parts: list[list[Outcome]], examples: int = 5) -> list[Outcome]:
+    """A suite's outcomes on every chunk of its table (``perfdb check --all``) as one outcome per expectation,
+    as if the whole table had been one frame: it passed when it passed on every chunk; rows, failing rows
+    and NULLs add up; the failing examples are those of the chunks in order, each once, at most ``examples``."""
+    if len(parts) == 1:
+        return parts[0]
+    grouped: dict[tuple, list[Outcome]] = {}
+    for part in parts:
+        for outcome in part:
+            grouped.setdefault((outcome.check, outcome.column), []).append(outcome)
+    return [_merged(outcomes, examples) for outcomes in grouped.values()]
+
+
+def _merged(outcomes: list[Outcome], examples: int) -> Outcome:
+    if len(outcomes) == 1:
+        return outcomes[0]
+
+    def total(name: str) -> int | None:
+        values = [getattr(o, name) for o in outcomes if getattr(o, name) is not None]
+        return sum(values) if values else None
+
+    def first_of_each(lists) -> list:
+        seen, out = set(), []
+        for item in (i for items in lists for i in items):
+            key = _json(item)
+            if key not in seen:
+                seen.add(key)
+                out.append(item)
+        return out[:examples]
+
+    first = outcomes[0]
+    element_count, unexpected_count, missing_count = total("element_count"), total("unexpected_count"), total("missing_count")
+    unexpected_percent = None
+    if unexpected_count is not None and element_count is not None:
+        counted = element_count - (missing_count or 0)
+        unexpected_percent = 100 * unexpected_count / counted if counted else 0.0
+    observed = [o.observed_value for o in outcomes if o.observed_value is not None]
+    if observed and all(isinstance(v, list) for v in observed):
+        observed_value = first_of_each(observed)  # a map expectation's failing values
+    else:
+        observed_value = next((o.observed_value for o in outcomes if not o.success), first.observed_value)
+    exceptions = list(dict.fromkeys(o.exception for o in outcomes if o.exception))
+    return Outcome(
+        suite=first.suite, relation=first.relation, check=first.check, expectation_type=first.expectation_type,
+        column=first.column, success=all(o.success for o in outcomes), description=first.description,
+        observed_value=observed_value or None if isinstance(observed_value, list) else observed_value,
+        element_count=element_count, unexpected_count=unexpected_count, unexpected_percent=unexpected_percent,
+        examples=first_of_each(o.examples for o in outcomes), exception="; ".join(exceptions) or None,
+        kwargs=first.kwargs, severity=first.severity, missing_count=missing_count,
+    )
 
 
 def _example(example) -> str:

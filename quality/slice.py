@@ -7,10 +7,20 @@
     months  the (system, month) pairs of those days
 
 The three sets are loaded into temporary tables of the check's read-only connection (``check_files``,
-``check_days``, ``check_months``), which the suites' sliced queries join, so that only the slice reaches
-pandas and every comparison with older rows (gaps, monthly reconciliations) runs inside DuckDB.
+``check_days``, ``check_months``, and ``check_shift_dates``: the days and the days before them, since a
+night shift runs into the next day), which the suites' sliced queries join, so that only the slice
+reaches pandas and every comparison with older rows (gaps, monthly reconciliations) runs inside DuckDB.
 A warehouse that was never checked successfully is validated whole (``perfdb check --all`` always is).
 A check that fails does not move the mark, so the next check validates the same files again.
+
+Validating whole, the suites read the warehouse in chunks of ``chunk_days`` dates (``plan_chunks``), so
+that the frames pandas holds follow the chunk, not the history. The chunks partition the same four sets:
+every (system, day) and shift date of the files' days (and the days before them) lies in the chunk of
+its date, a month in the chunk of its first date, a file in the chunk of its first day (a file without
+days in the first chunk). A row belongs to one chunk: it fails the run once, and the rows read add up to
+the whole table's. Every uniqueness a suite expects holds a period or a file in its key, so it is
+checked within a chunk. A suite whose sliced query does not cover its whole query (rows of a system or
+a day no file recorded) reads its table whole (``covered``).
 """
 
 from __future__ import annotations
@@ -21,7 +31,10 @@ from typing import Callable
 
 import duckdb
 
-FILES, DAYS, MONTHS = "check_files", "check_days", "check_months"
+FILES, DAYS, MONTHS, SHIFT_DATES = "check_files", "check_days", "check_months", "check_shift_dates"
+CHUNK_DAYS = 14  # dates per chunk of ``perfdb check --all``
+# the chunk of every (system, date), file and month, for ``perfdb check --all``
+CHUNK_DATES, CHUNK_FILES, CHUNK_MONTHS = "check_chunk_dates", "check_chunk_files", "check_chunk_months"
 
 
 @dataclass
@@ -34,10 +47,12 @@ class Slice:
     files: int = 0
     days: int = 0
     months: int = 0
+    chunks: int = 0  # validating whole: the chunks the suites read (0: one read of every row)
+    chunk_days: int = 0
 
     def describe(self) -> str:
         if self.everything:
-            return "every row"
+            return f"every row, in {self.chunks} chunks of {self.chunk_days} days" if self.chunks > 1 else "every row"
         since = f"since {self.since:%Y-%m-%d %H:%M:%S}" if self.since else ""
         return f"the slice of {self.files} files loaded {since}: {self.days} (system, day)s, {self.months} months"
 
@@ -74,15 +89,65 @@ def prepare(con: duckdb.DuckDBPyConnection, everything: bool) -> Slice:
     con.execute(f"create or replace temp table {FILES} (file_id bigint)")
     con.execute(f"create or replace temp table {DAYS} (system_name varchar, day date)")
     con.execute(f"create or replace temp table {MONTHS} (system_name varchar, month date)")
+    con.execute(f"create or replace temp table {SHIFT_DATES} (system_name varchar, day date)")
     if found.everything:
         return found
     con.execute(f"insert into {FILES} select file_id from raw.ingest_files where ingested_at > ?", [since])
     con.execute(f"insert into {DAYS} select system_name, day from ({_days_query()}) where day is not null")
     con.execute(f"insert into {MONTHS} select distinct system_name, cast(date_trunc('month', day) as date) from {DAYS}")
+    con.execute(f"insert into {SHIFT_DATES} select system_name, day from {DAYS} union select system_name, day - 1 from {DAYS}")
     found.files, found.days, found.months = (
         con.execute(f"select count(*) from {name}").fetchone()[0] for name in (FILES, DAYS, MONTHS)
     )
     return found
+
+
+def plan_chunks(con: duckdb.DuckDBPyConnection, chunk_days: int) -> int:
+    """Validating whole: the chunk of every (system, date), file and month, in temporary tables; returns
+    how many chunks there are (0 when no file recorded a day)."""
+    con.execute(f"""create or replace temp table {CHUNK_DATES} as
+        with file_days as (
+            select system_name, day from raw.ingest_file_days where day is not null
+        ),
+        dates as (
+            select system_name, day from file_days
+            union
+            select system_name, day - 1 from file_days
+        ),
+        numbered as (
+            select day, cast((dense_rank() over (order by day) - 1) // {int(chunk_days)} as integer) as chunk
+            from (select distinct day from dates)
+        )
+        select dates.system_name, dates.day, numbered.chunk
+        from dates inner join numbered on numbered.day = dates.day""")
+    con.execute(f"""create or replace temp table {CHUNK_FILES} as
+        select files.file_id, coalesce(min(dates.chunk), 0) as chunk
+        from raw.ingest_files as files
+        left join raw.ingest_file_days as days on days.source_file_id = files.file_id
+        left join {CHUNK_DATES} as dates on dates.system_name = days.system_name and dates.day = days.day
+        group by files.file_id""")
+    con.execute(f"""create or replace temp table {CHUNK_MONTHS} as
+        select system_name, cast(date_trunc('month', day) as date) as month, min(chunk) as chunk
+        from {CHUNK_DATES} group by 1, 2""")
+    return con.execute(f"select count(distinct chunk) from {CHUNK_DATES}").fetchone()[0]
+
+
+def select_chunk(con: duckdb.DuckDBPyConnection, chunk: int | None) -> None:
+    """Loads one chunk (None: every chunk at once) into the slice's temporary tables."""
+    where = "" if chunk is None else f"where chunk = {int(chunk)}"
+    for table in (FILES, DAYS, MONTHS, SHIFT_DATES):
+        con.execute(f"delete from {table}")
+    con.execute(f"insert into {FILES} select file_id from {CHUNK_FILES} {where}")
+    con.execute(f"insert into {DAYS} select system_name, day from {CHUNK_DATES} {where}")
+    con.execute(f"insert into {SHIFT_DATES} select system_name, day from {CHUNK_DATES} {where}")
+    con.execute(f"insert into {MONTHS} select system_name, month from {CHUNK_MONTHS} {where}")
+
+
+def covered(con: duckdb.DuckDBPyConnection, query: str, sliced_query: str) -> bool:
+    """Whether the chunks together read every row of ``query`` (every chunk loaded: ``select_chunk(None)``);
+    a query without rows is read whole, where its expectations meet an empty frame as before."""
+    whole, chunked = (con.execute(f"select count(*) from ({q}) as frame").fetchone()[0] for q in (query, sliced_query))
+    return whole == chunked > 0
 
 
 # -- what the suites' sliced queries use -------------------------------------------------------------------
@@ -97,9 +162,10 @@ def on_days(system: str, day: str) -> str:
 
 
 def on_shift_dates(system: str, shift_date: str) -> str:
-    """A shift dated ``shift_date`` holds hours of a touched day: a night shift runs into the next day."""
-    return (f"exists (select 1 from {DAYS} as touched where touched.system_name = {system} "
-            f"and {shift_date} between touched.day - 1 and touched.day)")
+    """A shift dated ``shift_date`` holds hours of a touched day: a night shift runs into the next day, so
+    the slice's shift dates are its days and the days before them."""
+    return (f"exists (select 1 from {SHIFT_DATES} as touched where touched.system_name = {system} "
+            f"and touched.day = {shift_date})")
 
 
 def in_months(system: str, month: str) -> str:

@@ -1,4 +1,5 @@
-"""``perfdb check`` validates the slice loaded since the last passing check; ``perfdb check --all`` everything.
+"""``perfdb check`` validates the slice loaded since the last passing check; ``perfdb check --all`` everything,
+a chunk of dates at a time.
 
 A small system (2 processors) is loaded for three days and checked (the first check validates everything),
 then one more day arrives: the nightly check reads that day's rows only (the counts the run reports are
@@ -95,6 +96,44 @@ def test_check_all_reads_everything(nightly, tmp_path):
     assert report.rows_read["raw.measure_cpu"] == 4 * 24 * CPUS
     assert report.rows_read["intermediate.int_cpu__hourly"] == 4 * 24 * CPUS
     assert report.rows_read["marts.fct_cpu_shift"] == 4 * SHIFTS_PER_DAY * CPUS
+
+
+def _outcomes(report) -> list[tuple]:
+    return [(o.suite, o.check, o.column, o.success, o.element_count, o.unexpected_count,
+             None if o.unexpected_percent is None else round(o.unexpected_percent, 9), o.exception)
+            for o in report.outcomes]
+
+
+def test_check_all_in_chunks_equals_one_read(nightly, tmp_path):
+    """``--all`` reads the tables a chunk of dates at a time; one day a chunk (the four days and the day
+    before the first, whose date a night shift may carry) validates what one read of every row does."""
+    home = _copy(nightly[0], tmp_path)
+    whole = runner.validate_warehouse(home, docs=False, store=False, everything=True, chunk_days=None)
+    chunked = runner.validate_warehouse(home, docs=False, store=False, everything=True, chunk_days=1)
+    assert whole.success and chunked.success
+    assert (whole.scope_text, chunked.scope_text) == ("every row", "every row, in 5 chunks of 1 days")
+    assert chunked.rows_read == whole.rows_read and chunked.rows_read["raw.measure_process"] > 0
+    assert chunked.suites_validated == whole.suites_validated and chunked.skipped == whole.skipped
+    assert _outcomes(chunked) == _outcomes(whole)
+    assert len(chunked.outcomes) > 100
+
+
+def test_broken_rows_in_two_chunks_fail_check_all_once(nightly, tmp_path):
+    """A row failing in any chunk fails the run; the expectation is reported once, with every chunk's rows."""
+    home = _copy(nightly[0], tmp_path)
+    for day in (START, NEW_DAY):
+        _sql(home, f"update raw.measure_cpu set cpu_busy_time = -1 where cpu_num = 1 "
+                   f"and from_timestamp = timestamp '{day} 10:00:00'")
+    suites = [by_name("raw.measure_cpu")]
+    whole = runner.validate_warehouse(home, suites, docs=False, store=False, everything=True, chunk_days=None)
+    chunked = runner.validate_warehouse(home, suites, docs=False, store=False, everything=True, chunk_days=1)
+    for report in (whole, chunked):
+        assert not report.success
+        [failure] = report.failures
+        assert (failure.check, failure.unexpected_count, failure.element_count) == (
+            "counters_not_negative", 2, 4 * 24 * CPUS)
+        assert sorted(str(e["from_timestamp"]) for e in failure.examples) == [f"{START}T10:00:00", f"{NEW_DAY}T10:00:00"]
+    assert _outcomes(chunked) == _outcomes(whole)
 
 
 def test_a_broken_row_of_the_new_day_fails_the_slice(nightly, tmp_path):

@@ -37,7 +37,8 @@ DAYS = [START + dt.timedelta(days=d) for d in range(4)]
 MEASURE_SYSTEM = "\\T1"
 COMMAND_HOSTS = ("web01", "aix01", "VSE1")
 WORKLOAD_DAY_MODELS = {
-    "int_workload__entity", "int_workload__hourly", "int_zos_work__piece", "fct_workload_hourly", "fct_workload_shift",
+    "int_workload__entity", "int_workload__hourly", "int_workload__daily", "int_zos_work__piece", "int_zos_work__daily",
+    "fct_workload_hourly", "fct_workload_shift",
     "fct_workload_weekly", "fct_workload_monthly", "fct_workload_tcp_hourly", "fct_workload_userdef_hourly",
     "fct_zos_work_hourly", "rpt_workload_characterization", "rpt_workload_cost_per_transaction",
     "rpt_zos_workload_characterization",
@@ -56,6 +57,7 @@ DAY_MODELS = WORKLOAD_DAY_MODELS | {
     "rpt_busy_process", "rpt_discopen_summary", "rpt_file_summary", "fct_zos_lpar_interval", "rpt_threshold_exceptions",
     "fct_buffer_pool_snapshot", "fct_vse_stack_health",
     "int_capacity__interface_hourly", "int_capacity__interface_speed", "int_capacity__transaction_hourly",
+    "int_capacity__sizing_daily",
 }
 
 

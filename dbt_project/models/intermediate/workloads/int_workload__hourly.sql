@@ -4,7 +4,7 @@
 -- NonStop: MEASURE processes (int_process__hourly): CPU busy seconds and $RECEIVE messages received,
 -- the requests the workload's processes served; MEASURE has no I/O count per process.
 -- A day model (macros/incremental.sql): a night rebuilds the hours of the touched days.
-{{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with measured as (
     select
         'zos' as platform,

@@ -11,7 +11,8 @@
 -- those two days decide whether its subtype 4 counts, so the decision reads the touched days and the
 -- day after, and never the whole history.
 {{ config(materialized='incremental',
-          unique_key=['system_id', 'period_start'], meta={'touched_grain': 'shift_date'}) }}
+          unique_key=['system_id', 'period_start'],
+          meta={'touched_grain': 'shift_date', 'retention': 'interval'}) }}
 {%- set step_keys = ['system_id', 'job_id', 'job_name', 'reader_start', 'step_number'] %}
 {%- set day_before_written = dbt.dateadd('day', -1, 'period_end') %}
 with work as (

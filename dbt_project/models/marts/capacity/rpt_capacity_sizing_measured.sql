@@ -13,89 +13,19 @@
 -- ran no FTP or TN3270 work that day leaves its CPU NULL, not 0: the report class may just be
 -- unmapped. The raw data carries no SNA session counts (snaadmin prints buffers and kernel memory,
 -- VTAM its buffer use), so the SNA memory and NCP formulas stay in `perfdb report capacity`.
+-- The measurements are the day summaries of int_capacity__sizing_daily (a day model), so the report is a
+-- table over one row per system and day, not over SMF 119 and the work hours of the whole history.
 {%- set target = var('capacity_sizing_utilization', 0.70) %}
 
-with ftp as (
+with measured as (
     select
-        system_id,
-        cast(completed_at as date) as measured_date,
-        count(*) as ftp_transfers,
-        sum(transfer_bytes) as ftp_bytes
-    from {{ ref('stg_smf__ftp_transfer') }}
-    where direction is not null
-    group by system_id, cast(completed_at as date)
-),
-
-tn3270 as (
-    select
-        system_id,
-        cast(end_time as date) as measured_date,
-        count(*) as tn3270_sessions,
-        sum(duration_s) / 3600.0 as tn3270_session_hours,
-        sum(in_bytes + out_bytes) as tn3270_bytes
-    from {{ ref('stg_smf__tn3270_session') }}
-    where event = 'end'
-    group by system_id, cast(end_time as date)
-),
-
-work_cpu as (
-    select
-        system_id,
-        cast(hour_start as date) as measured_date,
-        sum(case when workload = 'FTP' then cpu_s end) as ftp_cpu_s,
-        sum(case when workload = 'TN3270' then cpu_s end) as tn3270_cpu_s
-    from {{ ref('fct_zos_work_hourly') }}
-    group by system_id, cast(hour_start as date)
-),
-
-applications as (
-    select
-        w.system_name as system_id,
-        cast(w.hour_start as date) as measured_date,
-        1000 * sum(w.cpu_s) / nullif(sum(w.transactions), 0) as application_cpu_ms_per_transaction
-    from {{ ref('fct_workload_hourly') }} as w
-    inner join (
-        select distinct workload from {{ ref('workload_definitions') }} where component = 'application'
-    ) as a
-        on a.workload = w.workload
-    where w.platform = 'zos' and w.transactions > 0
-    group by w.system_name, cast(w.hour_start as date)
-),
-
-days as (
-    select system_id, measured_date from ftp
-    union
-    select system_id, measured_date from tn3270
-    union
-    select system_id, measured_date from applications
-),
-
-measured as (
-    select
-        days.system_id,
-        days.measured_date,
+        daily.*,
         speeds.mips_per_engine,
-        coalesce(ftp.ftp_transfers, 0) as ftp_transfers,
-        coalesce(ftp.ftp_bytes, 0) as ftp_bytes,
-        work_cpu.ftp_cpu_s,
-        coalesce(tn3270.tn3270_sessions, 0) as tn3270_sessions,
-        coalesce(tn3270.tn3270_session_hours, 0) as tn3270_session_hours,
-        coalesce(tn3270.tn3270_bytes, 0) as tn3270_bytes,
-        work_cpu.tn3270_cpu_s,
-        applications.application_cpu_ms_per_transaction,
-        {{ sizing_ki_per_kb('work_cpu.ftp_cpu_s', 'speeds.mips_per_engine', 'nullif(ftp.ftp_bytes, 0) / 1024.0') }} as ftp_ki_per_kb,
-        {{ sizing_pathlength_ki_of_cpu_ms('applications.application_cpu_ms_per_transaction', 'speeds.mips_per_engine') }} as pathlength_ki
-    from days
-    left join ftp
-        on ftp.system_id = days.system_id and ftp.measured_date = days.measured_date
-    left join tn3270
-        on tn3270.system_id = days.system_id and tn3270.measured_date = days.measured_date
-    left join work_cpu
-        on work_cpu.system_id = days.system_id and work_cpu.measured_date = days.measured_date
-    left join applications
-        on applications.system_id = days.system_id and applications.measured_date = days.measured_date
+        {{ sizing_ki_per_kb('daily.ftp_cpu_s', 'speeds.mips_per_engine', 'nullif(daily.ftp_bytes, 0) / 1024.0') }} as ftp_ki_per_kb,
+        {{ sizing_pathlength_ki_of_cpu_ms('daily.application_cpu_ms_per_transaction', 'speeds.mips_per_engine') }} as pathlength_ki
+    from {{ ref('int_capacity__sizing_daily') }} as daily
     left join {{ ref('processor_speeds') }} as speeds
-        on speeds.system_name = days.system_id
+        on speeds.system_name = daily.system_id
 )
 
 select

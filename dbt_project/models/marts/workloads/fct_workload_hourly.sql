@@ -1,7 +1,7 @@
 -- Workloads per system and clock hour on both platforms: CPU seconds, share of the system's
 -- measured CPU (every workload of the hour, `unassigned` included, adds up to 100 %), transactions,
 -- CPU and I/O per transaction, response time (z/OS). A day model (macros/incremental.sql).
-{{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 select
     platform,
     system_name,

@@ -6,7 +6,7 @@
 -- captures (netstat -s/-i/-v/-m, NETSTAT STATS/DEVLINKS, QUERY STATS) count per protocol and
 -- interface, not per connection: they hold no ports, so only SMF 119 is mapped by host and port.
 -- A day model (macros/incremental.sql): a night maps the connections closed on the touched days.
-{{ config(materialized='incremental', unique_key=['system_id', 'hour_start']) }}
+{{ config(materialized='incremental', unique_key=['system_id', 'hour_start'], meta={'retention': 'hourly'}) }}
 with connections as (
     select
         system_id,

@@ -5,7 +5,7 @@
 -- the counting program (int_workload__entity). counter_rate adds up the processes' rates: events a
 -- second (ACCUM, FACCUM), average queue length (QUEUE), percent busy (BUSY, QBUSY: 200 = two
 -- processes busy all hour). A day model (macros/incremental.sql).
-{{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
+{{ config(materialized='incremental', unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 select
     u.system_name,
     u.hour_start,

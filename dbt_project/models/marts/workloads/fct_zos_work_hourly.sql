@@ -7,7 +7,7 @@
 -- A day model with the grain of its pieces (int_zos_work__piece): a night rebuilds the hours of the
 -- touched days and of the days before them.
 {{ config(materialized='incremental',
-          unique_key=['system_id', 'hour_start'], meta={'touched_grain': 'shift_date'}) }}
+          unique_key=['system_id', 'hour_start'], meta={'touched_grain': 'shift_date', 'retention': 'hourly'}) }}
 {%- set work_keys = ['work_type', 'job_name', 'step_name', 'program_name', 'service_class', 'report_class', 'workload_name'] %}
 with pieces as (
     select * from {{ ref('int_zos_work__piece') }}

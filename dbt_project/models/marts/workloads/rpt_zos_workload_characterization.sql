@@ -2,23 +2,23 @@
 -- applications that account for 80% to 90% of the workload become apparent"). An application is an
 -- address space name (a CICS region, a DB2 subsystem, a batch job, a TSO user); ranked by CP CPU
 -- seconds. is_major marks the smallest set of top applications that reaches 80 % of the month's CPU.
--- A day model of months (macros/incremental.sql): a night ranks the touched months from their hours
--- (fct_zos_work_hourly), not from every SMF 30 piece of the history.
-{%- set month_start = 'cast(' ~ dbt.date_trunc('month', 'hour_start') ~ ' as date)' %}
+-- A day model of months (macros/incremental.sql): a night ranks the touched months from their days
+-- (int_zos_work__daily, kept when retention deletes the hours), not from every SMF 30 piece of the history.
+{%- set month_start = 'cast(' ~ dbt.date_trunc('month', 'day') ~ ' as date)' %}
 {{ config(materialized='incremental', unique_key=['system_id', 'month_start'], meta={'touched_grain': 'month'}) }}
 with monthly as (
     select
         system_id,
         {{ month_start }} as month_start,
-        job_name as application,
+        application,
         max(work_type) as work_type,
         max(service_class) as service_class,
         sum(cpu_s) as cpu_s,
         sum(ziip_s) as ziip_s,
         sum(excp_count) as excp_count
-    from {{ ref('fct_zos_work_hourly') }}
+    from {{ ref('int_zos_work__daily') }}
     where {{ touched('system_id', month_start, 'month') }}
-    group by system_id, {{ month_start }}, job_name
+    group by system_id, {{ month_start }}, application
 ),
 
 ranked as (

@@ -23,7 +23,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
+
+from ingest import dbt_runner
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -86,3 +89,25 @@ def test_every_readme_command_runs_as_written_in_the_demo_home(readme_folder):
     docs = (readme_folder / "perfdb_home" / "warehouse" / "dbt_docs" / "index.html").read_text()
     assert "parent_map" in docs and "model.perfdb.fct_cpu_monthly" in docs  # the lineage graph's data is inside
     assert sorted(p.name for p in (readme_folder / "my_measure").iterdir())
+
+
+def test_the_readme_shows_what_make_demo_prints(demo_home):
+    """The sample after "It prints" states the demo's own figures (the seconds and the run id aside)."""
+    readme = (REPO / "README.md").read_text()
+    sample = readme.split("It prints", 1)[1].split("```", 2)[1]
+    con = duckdb.connect(str(demo_home.db_path), read_only=True)
+    try:
+        [(files, records, rows)] = con.sql(
+            "select count(*), sum(records_loaded), sum(rows_loaded) from raw.ingest_files").fetchall()
+        [(suites, skipped, expectations, failed)] = con.sql(
+            "select suites_validated, suites_skipped, expectation_count, failed_count from audit.validation_runs "
+            "order by started_at limit 1").fetchall()
+    finally:
+        con.close()
+    generated = sum(1 for path in demo_home.landing.rglob("*") if path.is_file())
+    assert f"generated {generated} demo files in perfdb_home/landing\n" in sample
+    assert f"ingested {files} files: {records:,} records, {rows:,} rows into perfdb_home/warehouse/perfdb.duckdb\n" in sample
+    build = re.escape(re.sub(r" in \d+ s$", "", dbt_runner.last_run_summary(demo_home)))
+    assert re.search(rf"^{build} in \d+ s; retention: 0 raw files purged \(0 rows\), ", sample, re.M), dbt_runner.last_run_summary(demo_home)
+    assert (f"perfdb check: {suites} suites validated, {skipped} skipped, {expectations} expectations, {failed} failed "
+            "(run ") in sample

@@ -129,7 +129,7 @@ def warm_once_up(url: str, server: subprocess.Popen) -> None:
             return  # Superset stopped, or never came up: its own log says why
         username = os.environ.get("SUPERSET_ADMIN_USERNAME", "").strip() or "admin"
         warmed = dashboard_warmup.warm(dashboard_warmup.Superset(url, username, os.environ["SUPERSET_ADMIN_PASSWORD"]))
-    except dashboard_warmup.WarmError as e:
+    except (dashboard_warmup.WarmError, OSError, ValueError, KeyError) as e:  # an answer not as expected, too
         print(f"perfdb serve: the dashboards were not warmed: {e}", file=sys.stderr, flush=True)
         return
     print(f"perfdb serve: {dashboard_warmup.summary(warmed)}", file=sys.stderr, flush=True)

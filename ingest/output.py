@@ -80,9 +80,10 @@ def _numeric(s: str) -> bool:
 
 
 def shown(path: Path) -> str:
-    """A path relative to the current directory when it is below it (as the user named the home), else whole."""
+    """A path relative to the current directory when it is below it (as the user named the home), else whole.
+    Links are not followed: serving.duckdb is shown as itself, not as the slot it points at."""
     try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
+        return str(Path(os.path.abspath(path)).relative_to(Path.cwd()))
     except ValueError:
         return str(path)
 

@@ -250,7 +250,7 @@ class RunReport:
                 + (f", {len(self.warnings)} warnings" if self.warnings else "") + f" (run {self.run_id})",
                 file=out,
             )
-            print(f"  validated {self.scope_text}: {sum(self.rows_read.values())} rows read", file=out)
+            print(f"  validated {self.scope_text}: {sum(self.rows_read.values()):,} rows read", file=out)
             for suite, why in self.skipped.items():
                 print(f"  skipped {suite}: {why}", file=out)
         for outcome in self.failures:

@@ -325,3 +325,16 @@ def test_a_table_longer_than_the_terminal_goes_through_the_pager(tmp_path):
     assert shown.splitlines()[:3] == ["paged:range", "paged:-----", "paged:    0"]
     rc, shown = _read_terminal([PERFDB, "--home", str(home.root), "sql", "select * from range(3)"], env, tmp_path)
     assert (rc, shown.splitlines()[0]) == (0, "range")  # a screenful prints as it is
+
+
+def test_a_path_is_shown_from_the_current_folder_without_following_links(tmp_path, monkeypatch):
+    from ingest.output import shown
+
+    warehouse = tmp_path / "perfdb_home" / "warehouse"
+    warehouse.mkdir(parents=True)
+    (warehouse / "serving-a.duckdb").write_bytes(b"")
+    (warehouse / "serving.duckdb").symlink_to("serving-a.duckdb")  # as `perfdb publish` leaves it
+    monkeypatch.chdir(tmp_path)
+    assert shown(warehouse / "serving.duckdb") == "perfdb_home/warehouse/serving.duckdb"
+    assert shown(Path("perfdb_home/warehouse/serving.duckdb")) == "perfdb_home/warehouse/serving.duckdb"
+    assert shown(Path("/elsewhere/serving.duckdb")) == "/elsewhere/serving.duckdb"

@@ -109,5 +109,6 @@ def test_the_readme_shows_what_make_demo_prints(demo_home):
     assert f"ingested {files} files: {records:,} records, {rows:,} rows into perfdb_home/warehouse/perfdb.duckdb\n" in sample
     build = re.escape(re.sub(r" in \d+ s$", "", dbt_runner.last_run_summary(demo_home)))
     assert re.search(rf"^{build} in \d+ s; retention: 0 raw files purged \(0 rows\), ", sample, re.M), dbt_runner.last_run_summary(demo_home)
+    assert "published perfdb_home/warehouse/serving.duckdb\n" in sample  # the link readers open, not its slot
     assert (f"perfdb check: {suites} suites validated, {skipped} skipped, {expectations} expectations, {failed} failed "
             "(run ") in sample

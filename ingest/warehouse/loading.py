@@ -225,6 +225,9 @@ def parse_file(path: Path, size: int, parser: Parser | None, ctx: ParseContext, 
     if screen.rejected:  # each implausible record counted once as loaded: it is a reject instead
         result.rows_loaded -= staged.drop_records(screen.rejected)
         result.records_loaded -= len(screen.rejected)
+        for reject in screen.rejected.values():
+            if reject.offset is None and reject.line is None and ctx.place is not None:
+                reject.offset, reject.line = ctx.place(reject.record_ordinal)
         ctx.rejects.extend(screen.rejected.values())
     result.records_read = ctx.records_read
     result.rows_rejected = len(ctx.rejects)

@@ -233,6 +233,7 @@ class _Reader:
         self.unknown_types: dict[str, pa.DataType] = {}
         self.invalid: list[tuple[int, str, int, int]] = []  # (line, text, expected, actual)
         self.cursor = header_line + 1  # next physical line a valid row can be on
+        ctx.place = lambda ordinal: (None, ordinal + header_line + 1)  # record_ordinal: the data line's
 
     def _on_invalid(self, row) -> str:
         self.invalid.append((row.number, row.text, row.expected_columns, row.actual_columns))

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 import pyarrow as pa
 
@@ -158,6 +158,9 @@ class ParseContext:
     options: dict[str, Any] = field(default_factory=dict)
     records_read: int = 0
     rejects: list[Reject] = field(default_factory=list)
+    # where a record is in the file, by its ordinal: (byte offset, line), either None. Set by a parser whose
+    # tables carry no line or offset column, so that a record the loader rejects (plausibility) is placed
+    place: Callable[[int], tuple[int | None, int | None]] | None = None
 
     def read(self, n: int = 1) -> None:
         self.records_read += n

@@ -77,6 +77,10 @@ HEADER_RE = re.compile(
 HEADER_START_B = re.compile(rb"#[ \t]*captured:", re.IGNORECASE)
 FILE_NAME_RE = re.compile(r"^(?P<host>[^_].*?)__(?P<command>.+?)__(?P<ts>\d{8}T\d{6})(?:\.[A-Za-z0-9]+)*$")
 
+# the longest line a capture's parser reads: the commands print a few hundred characters at most, and a
+# parser's patterns may take time quadratic in a line's length (a 1 MB line would take hours)
+MAX_LINE_CHARS = 4096
+
 TERMINAL_CONTROL_RE = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|[@-Z\\-_])")  # ANSI CSI and two-byte escapes
 
 HOW_TO_FIX = (
@@ -156,12 +160,17 @@ class Capture:
     @cached_property
     def lines(self) -> list[str]:
         """The lines a parser reads: ``raw_lines`` less the indent that all of them share. A line with a NUL
-        byte (a copy damaged on the way: a crashed writer's zero padding, a transfer error) is no text a
-        command printed: it is kept unparsed as it came, and its parser sees a blank line."""
+        byte (a copy damaged on the way: a crashed writer's zero padding, a transfer error) or longer than
+        ``MAX_LINE_CHARS`` (two lines run together over megabytes, a binary file's tail) is no text a command
+        printed: it is kept unparsed as it came, and its parser sees a blank line."""
         lines = list(self.raw_lines)
         for at, line in enumerate(lines):
             if "\x00" in line:
                 self.skip(at, "a NUL byte in the line: a damaged copy, no command prints one")
+                lines[at] = ""
+            elif len(line) > MAX_LINE_CHARS:  # a parser's patterns are not meant for, nor fast on, such a line
+                self.skip(at, f"a line of {len(line):,} characters: expected a line a command prints "
+                              f"(at most {MAX_LINE_CHARS:,})")
                 lines[at] = ""
             elif "\x1b" in line:  # a terminal log's colours and cursor moves: no part of the text
                 lines[at] = TERMINAL_CONTROL_RE.sub("", line)

@@ -8,6 +8,7 @@ recorded as rejected or failed; nothing raises for bad input.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -153,10 +154,14 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
 
     with path.open("rb") as f:
         head = f.read(SNIFF_BYTES)
+    source = path
+    if head.startswith(UTF8_BOM):  # the byte order mark a Windows editor writes: no part of the data
+        head = head[len(UTF8_BOM):]
+        source = without_bom(path, staged.directory.with_name(f"{staged.directory.name}.text") / path.name)
     parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
-    ctx = ParseContext(path=path, options=dict(options or {}))
+    ctx = ParseContext(path=source, options=dict(options or {}))
     try:
-        result = parse_file(path, size, parser, ctx, staged)
+        result = parse_file(path, size, parser, ctx, staged, source=source)
     except FormatError as e:
         staged.remove()
         return _Failure(path, sha, size, parser, "rejected", f"{e} (at {e.position()})", e.offset, e.line, head)
@@ -165,13 +170,33 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
         if faults.no_room(e):  # not the file's fault, and every file after it would fail the same way
             raise faults.translate(e, f"staging {path}") from None
         return _Failure(path, sha, size, parser, "failed", f"{type(e).__name__}: {e}")
+    finally:
+        if source != path:
+            shutil.rmtree(source.parent, ignore_errors=True)
     return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
 
 
-def parse_file(path: Path, size: int, parser: Parser | None, ctx: ParseContext, staged: StagedBatches) -> FileResult:
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def without_bom(path: Path, copy: Path) -> Path:
+    """A copy of ``path`` less its first three bytes (a UTF-8 byte order mark), under the same name and with the
+    same times, for the parsers, which read every text as UTF-8 without one: lines keep their numbers, byte
+    offsets are 3 less than in the file."""
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("rb") as f, copy.open("wb") as out:
+        f.seek(len(UTF8_BOM))
+        shutil.copyfileobj(f, out, 1 << 20)
+    shutil.copystat(path, copy)
+    return copy
+
+
+def parse_file(path: Path, size: int, parser: Parser | None, ctx: ParseContext, staged: StagedBatches, *,
+               source: Path | None = None) -> FileResult:
     """The whole file parsed into ``staged`` and accounted for (records read = loaded + rejected + skipped):
     its result, ``loaded`` or with rejects. Raises ``FormatError`` for a file that cannot be read at all and
-    any other exception for a parser bug. The DuckDB path and the Spark job (``ingest.lake.job``) share it."""
+    any other exception for a parser bug. The DuckDB path and the Spark job (``ingest.lake.job``) share it.
+    ``source``: what the parser reads, when not ``path`` itself (``without_bom``)."""
     result = FileResult(path, "loaded", format=parser.format if parser else None)
     if size == 0:
         raise FormatError("empty file: expected at least one record")
@@ -180,7 +205,7 @@ def parse_file(path: Path, size: int, parser: Parser | None, ctx: ParseContext, 
         raise FormatError(f"unrecognised format: the content matches none of the known formats ({known})")
     screen = plausibility.Screen(plausibility.latest_time(path))
     try:
-        for batch in parser.parse(path, ctx):
+        for batch in parser.parse(source or path, ctx):
             n = batch.rows.num_rows
             if n == 0:
                 continue
@@ -200,6 +225,9 @@ def parse_file(path: Path, size: int, parser: Parser | None, ctx: ParseContext, 
     if screen.rejected:  # each implausible record counted once as loaded: it is a reject instead
         result.rows_loaded -= staged.drop_records(screen.rejected)
         result.records_loaded -= len(screen.rejected)
+        for reject in screen.rejected.values():
+            if reject.offset is None and reject.line is None and ctx.place is not None:
+                reject.offset, reject.line = ctx.place(reject.record_ordinal)
         ctx.rejects.extend(screen.rejected.values())
     result.records_read = ctx.records_read
     result.rows_rejected = len(ctx.rejects)

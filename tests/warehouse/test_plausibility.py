@@ -55,7 +55,9 @@ def test_implausible_measure_records_are_rejects_with_their_position(tmp_path):
         (3, "implausible in raw.measure_cpu: from_timestamp 2027-02-09 10:00:00 is more than a day after the file "
             "was written"),
     ]
-    assert res.messages[0] == f"{f}: record 1: implausible in raw.measure_cpu: cpu_busy_time -5 is negative (a cumulative counter)"
+    # the CSV's line (a MEASURE table has no line column: the parser tells where a record ordinal is)
+    assert res.messages[0] == f"{f}: line 3: implausible in raw.measure_cpu: cpu_busy_time -5 is negative (a cumulative counter)"
+    assert _query(home, "select line_number from raw.rejects order by record_ordinal") == [(3,), (4,), (5,)]
     raw = _query(home, "select raw_bytes from raw.rejects where record_ordinal = 1")[0][0]
     assert b"cpu_busy_time=-5" in raw and b"system_name=\\PROD1" in raw
 

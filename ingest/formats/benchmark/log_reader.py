@@ -79,7 +79,10 @@ def _json_lines(f) -> Iterator[LoggedRun]:
 
 def _csv_rows(f) -> Iterator[LoggedRun]:
     reader = csv.reader(f)
-    header = next(reader, None)
+    try:
+        header = next(reader, None)
+    except csv.Error as e:
+        raise FormatError(f"expected a CSV header naming the benchmark fields: {e}", line=reader.line_num) from None
     if header is None:
         raise FormatError("expected a CSV header naming the benchmark fields", line=1)
     header = [h.strip().lstrip("\ufeff") for h in header]
@@ -90,7 +93,14 @@ def _csv_rows(f) -> Iterator[LoggedRun]:
     duplicated = sorted({h for h in header if header.count(h) > 1})
     if duplicated:
         raise FormatError(f"the header repeats the column(s) {', '.join(duplicated)}", line=1)
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:  # a field beyond the csv module's limit (128 KiB): a damaged row, the reader goes on
+            yield LoggedRun(reader.line_num, "", None, RecordError("(row)", f"expected a CSV row: {e}"))
+            continue
         if not any(cell.strip() for cell in row):
             continue
         record, problem = None, None

@@ -253,6 +253,7 @@ class BinaryRecordsParser:
             layout = choose_layout(path, f.read(SAMPLE_BYTES), size, layouts, read_at)
             length = layout.record_length
             per_chunk = max(1, min(BATCH_ROWS, CHUNK_BYTES // length))
+            ctx.place = lambda ordinal: (ordinal * length, None)
             f.seek(0)
             ordinal = 0
             while chunk := f.read(per_chunk * length):

@@ -31,7 +31,9 @@ Writer API (used by the generator; keep stable):
 
 from __future__ import annotations
 
+import codecs
 import csv
+import functools
 import re
 from datetime import datetime
 from pathlib import Path
@@ -52,6 +54,31 @@ REQUIRED = ("from_timestamp", "to_timestamp", "delta_time")
 BLOCK_BYTES = 4 << 20
 _INT = re.compile(r"^[+-]?\d{1,18}$").pattern
 _I32_MIN, _I32_MAX = -(2**31), 2**31 - 1
+
+# The reader's text encoding: UTF-8 with a byte that is not UTF-8 read as U+FFFD. pyarrow's own UTF-8 check
+# rejects the whole file at the first such byte (and cannot hand a row holding one to the handler of rows
+# with the wrong number of fields); this way the row is rejected, with its line, and the rest loads.
+UTF8_REPLACING = "perfdb-utf-8-replacing"
+NOT_UTF8 = "\ufffd"
+
+
+def _utf8_replacing(name: str) -> codecs.CodecInfo | None:
+    if name.replace("_", "-") != UTF8_REPLACING:
+        return None
+    utf8 = codecs.lookup("utf-8")
+    return codecs.CodecInfo(utf8.encode, functools.partial(utf8.decode, errors="replace"), name=UTF8_REPLACING,
+                            incrementalencoder=utf8.incrementalencoder,
+                            incrementaldecoder=functools.partial(utf8.incrementaldecoder, errors="replace"))
+
+
+codecs.register(_utf8_replacing)
+
+
+def _may_hold(a: pa.Array, text: str) -> bool:
+    """Whether the text column's bytes hold ``text`` anywhere (its whole buffer searched at C speed: a slice's
+    neighbours may answer yes, never a wrong no)."""
+    data = a.buffers()[2]
+    return data is not None and memoryview(data).tobytes().find(text.encode()) >= 0
 
 
 def _header(text: str) -> tuple[int, str, list[str]] | None:
@@ -206,6 +233,7 @@ class _Reader:
         self.unknown_types: dict[str, pa.DataType] = {}
         self.invalid: list[tuple[int, str, int, int]] = []  # (line, text, expected, actual)
         self.cursor = header_line + 1  # next physical line a valid row can be on
+        ctx.place = lambda ordinal: (None, ordinal + header_line + 1)  # record_ordinal: the data line's
 
     def _on_invalid(self, row) -> str:
         self.invalid.append((row.number, row.text, row.expected_columns, row.actual_columns))
@@ -238,6 +266,7 @@ class _Reader:
                 skip_rows=self.header_line,
                 block_size=BLOCK_BYTES,
                 use_threads=False,
+                encoding=UTF8_REPLACING,
             ),
             parse_options=pv.ParseOptions(
                 delimiter=self.sep, invalid_row_handler=self._on_invalid, ignore_empty_lines=False
@@ -320,6 +349,14 @@ class _Reader:
 
     def _column(self, name: str, a: pa.Array) -> tuple[pa.Array, np.ndarray | None, str]:
         """Convert one column: (values, mask of bad cells or None, what was expected)."""
+        values, mask, expected = self._convert_column(name, a)
+        if _may_hold(a, NOT_UTF8):  # a byte that is not UTF-8 (read as U+FFFD): whatever the column, no value
+            damaged = pc.fill_null(pc.match_substring(a, NOT_UTF8), False).to_numpy(zero_copy_only=False)
+            mask = damaged if mask is None else (mask | damaged)
+            expected = f"{expected} in UTF-8 (a byte that is not UTF-8 text is shown as \ufffd)"
+        return values, mask, expected
+
+    def _convert_column(self, name: str, a: pa.Array) -> tuple[pa.Array, np.ndarray | None, str]:
         typ = self.contract.get(name)
         if name in ("from_timestamp", "to_timestamp"):
             values, mask = _timestamps(a)

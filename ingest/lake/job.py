@@ -14,6 +14,7 @@ loaded again; a rejected file keeps it, as on the DuckDB path.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -27,7 +28,7 @@ from ingest.formats.base import SNIFF_BYTES, FormatError, ParseContext, Reject
 from ingest.lake.layout import Lake, file_id_of
 from ingest.lake.writer import write_file
 from ingest.warehouse.database import FileResult, sha256_of
-from ingest.warehouse.loading import HELD_BYTES, iter_input_files, parse_file
+from ingest.warehouse.loading import HELD_BYTES, iter_input_files, parse_file, text_source
 from ingest.warehouse.staging import StagedBatches
 
 
@@ -98,11 +99,12 @@ def load_file(lake: Lake, path: Path, tmp: Path, file_id: int, format_name: str 
         return duplicate
     with path.open("rb") as f:
         head = f.read(SNIFF_BYTES)
+    head, source = text_source(path, head, tmp / f"{sha}.text")
     parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
-    ctx = ParseContext(path=path, options=dict(options))
+    ctx = ParseContext(path=source, options=dict(options))
     staged = StagedBatches(tmp / sha, budget=HELD_BYTES)
     try:
-        result = parse_file(path, size, parser, ctx, staged)
+        result = parse_file(path, size, parser, ctx, staged, source=source)
         rejects = ctx.rejects
     except FormatError as e:  # the file itself is the rejected record, as on the DuckDB path
         staged.remove()
@@ -118,6 +120,9 @@ def load_file(lake: Lake, path: Path, tmp: Path, file_id: int, format_name: str 
         write_file(lake, sha, file_id, [], [], path, size, result, parser)
         claim.unlink()
         return result
+    finally:
+        if source != path:
+            shutil.rmtree(source.parent, ignore_errors=True)
     write_file(lake, sha, file_id, [(table, part) for table, part, _ in staged.parts], rejects, path, size, result, parser)
     staged.remove()
     return result

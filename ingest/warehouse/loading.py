@@ -154,10 +154,7 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
 
     with path.open("rb") as f:
         head = f.read(SNIFF_BYTES)
-    source = path
-    if head.startswith(UTF8_BOM):  # the byte order mark a Windows editor writes: no part of the data
-        head = head[len(UTF8_BOM):]
-        source = without_bom(path, staged.directory.with_name(f"{staged.directory.name}.text") / path.name)
+    head, source = text_source(path, head, staged.directory.with_name(f"{staged.directory.name}.text"))
     parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
     ctx = ParseContext(path=source, options=dict(options or {}))
     try:
@@ -177,6 +174,15 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
 
 
 UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def text_source(path: Path, head: bytes, scratch: Path) -> tuple[bytes, Path]:
+    """The bytes to sniff and the file the parser reads: ``path`` itself, or, when it starts with the byte
+    order mark a Windows editor writes (no part of the data), a copy without it in the folder ``scratch``
+    (the caller removes the folder after the parse)."""
+    if not head.startswith(UTF8_BOM):
+        return head, path
+    return head[len(UTF8_BOM):], without_bom(path, scratch / path.name)
 
 
 def without_bom(path: Path, copy: Path) -> Path:

@@ -39,6 +39,9 @@ def _summary(results):
 
 def test_spark_tasks_parse_as_the_duckdb_path_does(spark, landing_copy, tmp_path):
     (landing_copy / "broken.csv").write_text(BAD_CSV)
+    # a text file saved by a Windows editor, its byte order mark first: read as without it, on both paths
+    text = next(p for p in sorted(landing_copy.rglob("*.csv")) if p.name != "broken.csv")
+    (text.parent / f"bom-{text.name}").write_bytes(b"\xef\xbb\xbf" + text.read_bytes())
     lake = Lake(tmp_path / "lake")
     results, stats = job.ingest(lake, [landing_copy], spark=spark)
     assert stats.tasks > 1  # the parsing ran in Spark tasks, two at a time on local[2]
@@ -50,6 +53,9 @@ def test_spark_tasks_parse_as_the_duckdb_path_does(spark, landing_copy, tmp_path
     assert _summary(results) == _summary(duck)
     broken = next(r for r in results if r.path.name == "broken.csv")
     assert broken.status == "rejected" and "unrecognised format" in broken.messages[0]
+    [plain, bom] = [next(r for r in results if r.path.name == name) for name in (text.name, f"bom-{text.name}")]
+    assert plain.status == "loaded" and plain.rows_loaded > 0
+    assert (bom.status, bom.format, bom.rows_loaded) == (plain.status, plain.format, plain.rows_loaded)
 
     lake_rows = _lake_rows(lake)
     assert lake_rows == _duck_rows(home, lake_rows)

@@ -178,6 +178,11 @@ def warm(superset: Superset) -> list[Warmed]:
     return [warm_dashboard(superset, d) for d in sorted(dashboards, key=lambda d: d["slug"] or "")]
 
 
+def as_admin(url: str, password: str) -> Superset:
+    """Superset at ``url`` logged in as ``SUPERSET_ADMIN_USERNAME`` (default ``admin``) with ``password``."""
+    return Superset(url, os.environ.get("SUPERSET_ADMIN_USERNAME", "").strip() or "admin", password)
+
+
 def wait_until_up(url: str, exit_status: Callable[[], int | None], timeout_s: float = START_TIMEOUT_S) -> bool:
     """Whether Superset at ``url`` answered ``/health`` within ``timeout_s``; False as soon as
     ``exit_status()`` says the server process has ended."""
@@ -209,7 +214,7 @@ def cmd_warm(args) -> int:
         password = os.environ.get("SUPERSET_ADMIN_PASSWORD", "").strip()
         if not password:
             raise ServeError("SUPERSET_ADMIN_PASSWORD is empty: the warm-up logs in as Superset's admin")
-        superset = Superset(args.url, os.environ.get("SUPERSET_ADMIN_USERNAME", "").strip() or "admin", password)
+        superset = as_admin(args.url, password)
         warmed = warm(superset)
     except (ServeError, WarmError) as e:
         print(f"perfdb dashboards warm: {e}", file=sys.stderr)

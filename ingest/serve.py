@@ -127,8 +127,7 @@ def warm_once_up(url: str, server: subprocess.Popen) -> None:
     try:
         if not dashboard_warmup.wait_until_up(url, server.poll):
             return  # Superset stopped, or never came up: its own log says why
-        username = os.environ.get("SUPERSET_ADMIN_USERNAME", "").strip() or "admin"
-        warmed = dashboard_warmup.warm(dashboard_warmup.Superset(url, username, os.environ["SUPERSET_ADMIN_PASSWORD"]))
+        warmed = dashboard_warmup.warm(dashboard_warmup.as_admin(url, os.environ["SUPERSET_ADMIN_PASSWORD"]))
     except (dashboard_warmup.WarmError, OSError, ValueError, KeyError) as e:  # an answer not as expected, too
         print(f"perfdb serve: the dashboards were not warmed: {e}", file=sys.stderr, flush=True)
         return

@@ -10,7 +10,8 @@ SUPERSET_VENV := $(or $(PERFDB_SUPERSET_VENV),.venv-superset)
 ENV_FILE ?= .env
 PORT ?= 8088
 # `make test` runs the test files on TEST_WORKERS processes (pytest-xdist, each file whole on one of them):
-# most of a test's time is one single-threaded dbt, Airflow or Superset process, so two share two cores well
+# most of a test's time is one single-threaded dbt, Airflow or Superset process, so two share two cores well;
+# the files of slow tests are handed out first (tests/conftest.py), so both workers finish together
 TEST_WORKERS ?= 2
 # Install bytecode with the packages: where PYTHONDONTWRITEBYTECODE is set, every process would
 # otherwise recompile pandas, dbt and Airflow from source at start (about a second each time).
@@ -52,7 +53,7 @@ demo: venv
 	$(VENV)/bin/perfdb --home $(HOME_DIR) demo
 
 test: spark-venv superset-venv chromium java
-	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # each bench exits non-zero when it misses a target; run them all regardless ("-")
 bench: venv

@@ -169,7 +169,8 @@ def cmd_build(args) -> int:
 
     home = _home_to_write(args)
     connect(home).close()  # raw schema and manifest exist even before the first ingest
-    status = dbt_runner.build(home, select=args.select, quiet=args.json, full_refresh=args.full_refresh)
+    status = dbt_runner.build(home, select=args.select, quiet=args.json, full_refresh=args.full_refresh,
+                              unit_tests=args.unit_tests)
     retained = None
     if status == 0 and not args.select:  # old detail ages out after every complete build (seed `retention`)
         from ingest.warehouse.retention import apply_retention
@@ -377,6 +378,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--full-refresh", action="store_true",
                    help="rebuild every day model from all raw data kept (after a model or seed change), "
                         "not only the days loaded or removed since the last build")
+    s.add_argument("--unit-tests", action="store_true",
+                   help="also run dbt's unit tests (each model's logic on fixed inputs; nightly builds leave them "
+                        "out)")
     lake_cli.add_target_options(s)
 
     s = subcommand(sub, "check", cmd_check, help="run the Great Expectations suites")

@@ -1,7 +1,7 @@
 """Forecast history: two nightly builds a week apart leave two forecasts per resource, the first kept as it
 was made; projected against actual compares the first week's 7-day forecast with the peak measured a week
 later. (The hand-computed errors of a resource with known linear growth are the dbt unit test
-forecast_accuracy_of_a_resource_with_linear_growth, run by every build.)"""
+forecast_accuracy_of_a_resource_with_linear_growth, run by test_dbt_unit_tests.)"""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
 
 # a week of working days is enough history here; the unit tests, written for the default, are left out
-BUILD = ["build", "--select", "+rpt_capacity_forecast_accuracy", "--exclude", "test_type:unit",
+BUILD = ["build", "--select", "+rpt_capacity_forecast_accuracy", *dbt_runner.UNIT_TESTS_LEFT_OUT,
          "--vars", "{capacity_min_history_days: 3}"]
 WEEK1, WEEK2 = dt.date(2026, 1, 5), dt.date(2026, 1, 12)  # Mondays
 

@@ -44,7 +44,7 @@ from ingest.output import progress_bar, shown
 DBT_PROJECT = Path(os.environ.get("PERFDB_DBT_PROJECT", Path(__file__).resolve().parents[1] / "dbt_project"))
 STAGES = ("seeds", "staging", "intermediate", "marts")  # in build order; anything else is listed after them
 TEST_TYPES = ("test", "unit_test")
-# dbt's unit tests check a model's logic on fixed inputs (the models' _unit_tests.yml): the same answer every
+# dbt's unit tests check a model's logic on fixed inputs (`unit_tests:` in the models' yml): the same answer every
 # night, so a build leaves them out, as dbt advises for production runs (they were a fifth of a build's work).
 # `make test` runs them, and a developer with `perfdb build --unit-tests`.
 UNIT_TESTS_LEFT_OUT = ("--exclude-resource-type", "unit_test")

@@ -35,7 +35,7 @@ CHROMIUM_FLAGS = [
 ]
 RENDER_TIMEOUT_MS = 120_000
 # The goal is 3 s. Timed on the page's clock, from the navigation's start to the frame with every chart drawn,
-# on a 2-core machine with nothing else running: 2.6-4.3 s, of which Superset's scripts and page take 1.0-1.8 s
+# on a 2-core machine with nothing else running: 1.7-4.1 s, of which Superset's scripts and page take 0.9-1.7 s
 # before the first chart query (docs/stack.md). (Timed from outside, as this test did before, the test's own
 # round trips to the browser, two per chart, added 0.5-1.5 s.) A view with cached answers measured up to
 # 8.9 s beside two other test runs (load average 20-27). The budget keeps a third above that worst figure
@@ -135,12 +135,6 @@ def open_dashboard(page: Page, url: str, expected_charts: int) -> tuple[list, fl
         page.goto(url)
         drawn_ms = page.wait_for_function(ALL_DRAWN, arg=[CHART, RENDERED, LOADING, expected_charts], polling="raf")
         drawn = round(drawn_ms.json_value() / 1000, 2)
-        charts_on_page = page.locator(CHART)
-        for i in range(charts_on_page.count()):  # and each of them in view, as a user scrolling down sees it
-            chart = charts_on_page.nth(i)
-            chart.scroll_into_view_if_needed()
-            chart.locator(RENDERED).first.wait_for(state="attached")
-            chart.locator(LOADING).first.wait_for(state="detached")
         page.wait_for_load_state("networkidle")
     finally:
         page.remove_listener("response", on_response)

@@ -4,6 +4,7 @@
                                scope (slice or all), rows read and the manifest high-water mark it saw
     audit.validation_results   one row per expectation evaluated: suite, expectation, column, success,
                                observed value, failing examples
+    audit.latest_validation_results   a view: the results of the latest run
 
 Written through a read-write connection opened only after the read-only validation has closed its own.
 Times are UTC. The rows travel to serving.duckdb with the next publish; a failed check publishes nothing,
@@ -61,6 +62,11 @@ create table if not exists audit.validation_results (
 );
 -- "warning": a failure that is reported and does not fail the run (GX's severity)
 alter table audit.validation_results add column if not exists severity varchar;
+-- the results of the latest run, which the Data health dashboard lists (run ids sort by their start time);
+-- replaced on every store so that it has the columns added above
+create or replace view audit.latest_validation_results as
+select * from audit.validation_results
+where run_id = (select max(run_id) from audit.validation_runs);
 """
 
 RESULT_SCHEMA = pa.schema([

@@ -1,6 +1,6 @@
 """Forecast history: two nightly builds a week apart leave two forecasts per resource, the first kept as it
 was made; projected against actual compares the first week's 7-day forecast with the peak measured a week
-later. (The hand-computed errors of a resource with known linear growth are the dbt unit test
+later, and the dashboard's listing says why a system has no comparison before it has one. (The hand-computed errors of a resource with known linear growth are the dbt unit test
 forecast_accuracy_of_a_resource_with_linear_growth, run by test_dbt_unit_tests.)"""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
 
 # a week of working days is enough history here; the unit tests, written for the default, are left out
-BUILD = ["build", "--select", "+rpt_capacity_forecast_accuracy", *dbt_runner.UNIT_TESTS_LEFT_OUT,
+BUILD = ["build", "--select", "+rpt_capacity_forecast_vs_actual", *dbt_runner.UNIT_TESTS_LEFT_OUT,
          "--vars", "{capacity_min_history_days: 3}"]
 WEEK1, WEEK2 = dt.date(2026, 1, 5), dt.date(2026, 1, 12)  # Mondays
 
@@ -42,17 +42,22 @@ HISTORY = """
     from marts.fct_capacity_forecast_history order by all"""
 
 
+LISTING = """
+    select system_name, forecast_date, target_date, projected_pct, actual_pct, note
+    from marts.rpt_capacity_forecast_vs_actual order by all"""
+
+
 @pytest.fixture(scope="module")
 def two_nights(tmp_path_factory):
     home = Home(tmp_path_factory.mktemp("forecast_history")).create()
     night(home, WEEK1)
-    first = query(home, HISTORY)
+    first = query(home, HISTORY), query(home, LISTING)
     night(home, WEEK2)
     return home, first
 
 
 def test_two_nights_a_week_apart_leave_two_forecasts(two_nights):
-    home, first = two_nights
+    home, (first, _) = two_nights
     assert first and {row[0] for row in first} == {WEEK1 + dt.timedelta(days=4)}  # made on Friday the 9th
     kept = query(home, HISTORY)
     assert {row[0] for row in kept} == {dt.date(2026, 1, 9), dt.date(2026, 1, 16)}
@@ -89,3 +94,15 @@ def test_projected_against_actual(two_nights):
         assert is_miss == (abs(100 * (projected - actual) / actual) > 5)
     # and nothing is compared with a day not measured yet (the 30- and 90-day horizons)
     assert query(home, "select max(target_date) from marts.rpt_capacity_forecast_accuracy") == [(dt.date(2026, 1, 16),)]
+
+
+def test_the_listing_says_why_a_system_has_no_comparison_until_its_first_target_day(two_nights):
+    home, (_, listing_after_one_night) = two_nights
+    assert listing_after_one_night == [("\\PROD1", None, None, None, None,
+                                        "No forecast of this system has reached its target day yet: every build keeps "
+                                        "its forecasts, and each is compared here with the peak measured on its target "
+                                        "day once that day is loaded.")]
+    compared = query(home, """
+        select system_name, forecast_date, target_date, projected_pct, actual_pct, cast(null as varchar)
+        from marts.rpt_capacity_forecast_accuracy order by all""")
+    assert query(home, LISTING) == compared and compared  # once compared, the forecasts alone

@@ -137,3 +137,14 @@ def test_report_json_is_the_unified_rows_of_the_date(capsys, demo_home, db):
     assert (first_vse["system_name"], first_vse["interval_start"], first_vse["interval_end"]) == (
         "VSE1", "2026-01-19 22:00:00", "2026-01-20 00:00:00")
     assert first_vse["observed_value"] == pytest.approx(360)
+
+
+def test_the_latest_exceptions_are_every_row_of_the_last_7_days_held(db):
+    days = [d for (d,) in db.execute("select distinct exception_date from marts.rpt_threshold_exceptions order by 1").fetchall()]
+    last = days[-1]
+    want = db.execute("select count(*) from marts.rpt_threshold_exceptions where exception_date > ?",
+                      [last - dt.timedelta(days=7)]).fetchall()
+    got = db.execute("select count(*), min(exception_date), max(exception_date) "
+                     "from marts.rpt_threshold_exceptions_last_7_days").fetchall()
+    assert got == [(want[0][0], min(d for d in days if d > last - dt.timedelta(days=7)), last)]
+    assert want[0][0] > 0 and len(days) > 7  # the demo has older exceptions, left out

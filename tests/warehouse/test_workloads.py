@@ -30,7 +30,7 @@ from read_only_db import read_only
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
-MODELS = "+fct_workload_hourly +fct_workload_userdef_hourly +fct_zos_work_hourly +fct_workload_tcp_hourly +fct_workload_weekly +rpt_capacity_sizing_measured +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
+MODELS = "+fct_workload_hourly +fct_workload_userdef_hourly +fct_zos_work_hourly +fct_workload_tcp_hourly +fct_workload_weekly +fct_workload_daily +rpt_capacity_sizing_measured +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
 
 
 @pytest.fixture(scope="module")
@@ -222,6 +222,25 @@ def test_weekly_rows_are_the_sums_of_their_shift_rows(db):
     # each shift carries its day's type from the calendar, to scope by
     assert dict(db.execute("select distinct shift_date, day_type from marts.fct_workload_shift").fetchall()) == {
         dt.date(2026, 1, 4): "weekend", dt.date(2026, 1, 5): "workday", dt.date(2026, 1, 6): "workday"}
+
+
+def test_daily_rows_sum_their_shifts_and_give_each_workload_its_share_of_the_day(db):
+    shifts = db.execute("""
+        select platform, system_name, shift_date, workload, cpu_s, transactions from marts.fct_workload_shift""").fetchall()
+    want: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0])
+    for platform, system, day, workload, cpu_s, tx in shifts:
+        w = want[(platform, system, day, workload)]
+        w[0] += cpu_s
+        w[1] += tx or 0
+    day_cpu: dict[tuple, float] = defaultdict(float)
+    for (platform, system, day, _), (cpu_s, _) in want.items():
+        day_cpu[(platform, system, day)] += cpu_s
+    got = db.execute("""
+        select platform, system_name, shift_date, workload, cpu_s, coalesce(transactions, 0), cpu_share_pct
+        from marts.fct_workload_daily""").fetchall()
+    assert {k[:4]: (round(k[4], 6), k[5], round(k[6], 6)) for k in got} == {
+        k: (round(v[0], 6), v[1], round(100 * v[0] / day_cpu[k[:3]], 6)) for k, v in want.items()}
+    assert len(got) == len(want) and {k[1] for k in got} == {"SYSA", "\\PROD1"}
 
 
 def test_processor_weeks_condense_their_shift_rows(db):

@@ -15,6 +15,16 @@ so a collector loop can append captures to one log::
 Without such lines a parser may split on its command's own envelope (VTAM ``IST350I`` ... ``IST314I``,
 a snaadmin prompt line); otherwise the whole file is one capture.
 
+Sniffing. A file's parser is chosen from its first bytes (``SNIFF_BYTES``, 64 KiB; ``registry.sniff``),
+cut into captures at their ``# captured:`` lines (``head_captures``): the first capture there that a command
+parser recognises decides, and among the parsers that recognise it the registry's order (priority, then
+name). A collector log whose first capture is damaged (line noise, a shell's ``netstat: command not
+found``, a capture cut after its first line, a header with nothing after it) is thus read all the same:
+the damaged capture is one reject at its line (``unknown command output``, ``empty capture``, or its
+parser's own reason such as ``no counters found``) and the other captures load. Sniffing reads no further
+than those bytes: a file where they hold no recognisable capture (damage longer than that) is rejected
+whole, ``unrecognised format``; named with ``perfdb ingest --format``, only its damaged capture is.
+
 Capture time and host, first found wins: the capture itself (a z/OS console time stamp, a snaadmin
 prompt), then its ``# captured:`` line, then the file name ``<host>__<command>__<YYYYmmddTHHMMSS>.txt``
 (e.g. ``web01__netstat-s__20260105T100000.txt``). A capture with neither is rejected with a message
@@ -410,6 +420,15 @@ def iter_segments(path: Path) -> Iterator[tuple[str, int, int, str | None]]:
     for _, segments in iter_blocks(path):
         for seg in segments:
             yield seg.text(), seg.header_line, seg.first_line, seg.header
+
+
+def head_captures(head: bytes) -> list[str]:
+    """The texts of the captures in a file's first bytes (what sniffing sees), in file order, cut where a
+    ``# captured:`` line starts (each text begins with its header line); text before the first header
+    is one too, when not blank. The last text ends where the head ends, perhaps inside a line."""
+    _, starts = _header_starts(head)
+    bounds = [0, *starts, len(head)]
+    return [head[a:b].decode("utf-8", "replace") for a, b in zip(bounds, bounds[1:]) if head[a:b].strip()]
 
 
 def _header_starts(buf: bytes) -> tuple[np.ndarray, list[int]]:

@@ -1,19 +1,21 @@
 """The file-level driver every command-output parser extends: captures in, the command tables out.
 
-A file is read in blocks (``capture.iter_blocks``), cut into captures at ``# captured:`` lines or at
-the command's own envelope (``CommandParser.split``), and each capture is handed to the parser that
-recognises it: the file's parser, or, in a mixed collector log, the parser of that capture's command.
-A capture is one record. Its counters go to the sink (``capture.CounterSink``); the lines its parser
-could not read (``Capture.skip``) go to ``raw.command_unparsed_lines`` as skipped records, one per
-line, and the rest of the capture loads. A capture is rejected whole only when nothing in it can be
-used: no time or host, an unreadable ``# captured:`` line, output of no known command, no counter at
-all, or a capture its command marks as cut short (see each parser).
+The file's parser is the one whose command printed the first capture of the file's head that a command
+parser recognises (``CommandParser.sniff``; the capture module's docstring, "Sniffing"). A file is read in
+blocks (``capture.iter_blocks``), cut into captures at ``# captured:`` lines or at the command's own
+envelope (``CommandParser.split``), and each capture is handed to the parser that recognises it: the
+file's parser, or, in a mixed collector log, the parser of that capture's command. A capture is one
+record. Its counters go to the sink (``capture.CounterSink``); the lines its parser could not read
+(``Capture.skip``) go to ``raw.command_unparsed_lines`` as skipped records, one per line, and the rest of
+the capture loads. A capture is rejected whole only when nothing in it can be used: no time or host, an
+unreadable ``# captured:`` line, output of no known command or none at all, no counter at all, or a
+capture its command marks as cut short (see each parser).
 """
 
 from __future__ import annotations
 
 import math
-
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -30,6 +32,7 @@ from ingest.formats.capture import (
     Segment,
     dedent,
     file_name_info,
+    head_captures,
     iter_blocks,
     parse_iso_time,
 )
@@ -59,9 +62,8 @@ class CommandParser:
         raise NotImplementedError
 
     def sniff(self, head: bytes, name: str) -> bool:
-        text = TERMINAL_CONTROL_RE.sub("", head.decode("utf-8", "replace").replace("\r\n", "\n"))
-        lines = dedent([ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")])
-        return self.matches(lines[: self.sniff_lines])
+        """Whether this is the command of the first capture in ``head`` that a command parser recognises."""
+        return self.matches(_first_known_capture(head, command_parsers())[: self.sniff_lines])
 
     # -- per capture ---------------------------------------------------------------------------------
 
@@ -188,11 +190,11 @@ class _FileRun:
         parser = self.parser if header is None or self.parser.matches(_content_lines(base)) else _parser_for(base)
         if parser is None:
             self.ctx.read()
-            self.ctx.reject(
-                f"capture at line {base.header_line}: unknown command output: the text matches none of the "
-                f"command formats ({', '.join(p.format for p in command_parsers())})",
-                base.text, line=base.header_line, record_ordinal=self.ordinal,
-            )
+            what = ("empty capture: expected a command's output after its '# captured:' line" if not base.text.strip()
+                    else "unknown command output: the text matches none of the command formats "
+                         f"({', '.join(p.format for p in command_parsers())})")
+            self.ctx.reject(f"capture at line {base.header_line}: {what}", base.text, line=base.header_line,
+                            record_ordinal=self.ordinal)
             self.ordinal += 1
             return
         for cap in parser.split(base):
@@ -243,19 +245,43 @@ def _apply_header(cap: Capture, header: str) -> None:
         cap.host = m["host"]
 
 
+def _command_lines(text: str) -> list[str]:
+    """The lines that tell a capture's command: not blank, no '#' comment (a ``# captured:`` line is one),
+    without terminal escapes and carriage returns, less the indent they all share."""
+    lines = TERMINAL_CONTROL_RE.sub("", text.replace("\r", "")).split("\n")
+    return dedent([ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")])
+
+
 def _content_lines(cap: Capture) -> list[str]:
-    """The first non-blank, non-comment lines: enough to recognise the command (without splitting a long text)."""
-    head = TERMINAL_CONTROL_RE.sub("", cap.text[:2048].replace("\r", "")).split("\n")
-    return dedent([ln for ln in head if ln.strip() and not ln.lstrip().startswith("#")])[: CommandParser.sniff_lines]
+    """The first content lines: enough to recognise the command (without splitting a long text)."""
+    return _command_lines(cap.text[:2048])[: CommandParser.sniff_lines]
 
 
-def command_parsers() -> list[CommandParser]:
+def command_parsers() -> tuple[CommandParser, ...]:
     # imported here: the registry imports every parser module, and they import this one
     from ingest.formats import registry
 
-    return [p for p in registry.all_parsers() if isinstance(p, CommandParser)]
+    return tuple(p for p in registry.all_parsers() if isinstance(p, CommandParser))
+
+
+def _recognise(lines: list[str], parsers: tuple[CommandParser, ...]) -> CommandParser | None:
+    """The first of ``parsers`` (in the registry's order: priority, then name) whose command printed ``lines``."""
+    return next((p for p in parsers if p.matches(lines[: p.sniff_lines])), None)
 
 
 def _parser_for(cap: Capture) -> CommandParser | None:
-    lines = _content_lines(cap)
-    return next((p for p in command_parsers() if p.matches(lines)), None)
+    return _recognise(_content_lines(cap), command_parsers())
+
+
+@lru_cache(maxsize=1)  # every command parser's sniff asks it in turn of the same head
+def _first_known_capture(head: bytes, parsers: tuple[CommandParser, ...]) -> list[str]:
+    """The content lines of the first capture in a file's head that one of ``parsers`` recognises; [] when none
+    does. A collector log's first capture may be damaged (garbage, a shell's 'netstat: command not found', a
+    header and nothing else): a later capture in the head tells the command all the same, and the damaged one
+    is rejected on its own when the file is parsed. A head with no such capture leaves the file unrecognised:
+    sniffing never reads past the head, however long the damage."""
+    for text in head_captures(head):
+        lines = _command_lines(text)
+        if _recognise(lines, parsers) is not None:
+            return lines
+    return []

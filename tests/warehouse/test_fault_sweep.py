@@ -585,7 +585,9 @@ def test_damaged_input_keeps_the_contract(fmt, key, name, sweep):
         _same(earlier(loaded), earlier(clean))
     elif _unrecognised_by_its_first_record(result, clean, m):
         # documented: the format is sniffed from the file's first bytes, so damage to the line that tells the
-        # command of a log's first capture rejects the whole file as unrecognised, its good captures with it
+        # format of its first record rejects the whole file as unrecognised when nothing after it there tells
+        # it (a one-record file, a log without '# captured:' lines); a log's later captures would
+        # (tests/commands/test_damaged_first_capture.py)
         assert result.status == "rejected"
     else:
         column = "byte_offset" if inputs()[key][2] else "line_number"

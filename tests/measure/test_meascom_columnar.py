@@ -1,12 +1,15 @@
 """The columnar fast path of the MEASCOM report parser (``meascom_columnar``) gives exactly what the
 line-by-line state machine gives: the chunked ``PARSER.parse`` against ``parse_line_by_line`` on the report
 samples, on generated reports (RATE ON, OFF and both, every entity), on files with bad blocks, foreign
-listings and unparsed text, and with chunks cut anywhere."""
+listings and unparsed text, and with chunks cut anywhere. That includes the line each record starts on
+(``ParseContext.place``), where the loader puts a record it finds implausible."""
 
 from __future__ import annotations
 
 import datetime as dt
 import io
+import os
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -19,6 +22,8 @@ from ingest.formats.measure.meascom_report import PARSER
 from ingest.formats.measure.meascom_writer import write_report
 from ingest.generate._measure_inventory import SystemSpec
 from ingest.generate._measure_model import TABLES, MeasureModel
+from ingest.home import Home
+from ingest.warehouse import database, loading
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "measure" / "meascom"
 
@@ -38,7 +43,8 @@ def _parse(parse, path: Path):
     ctx = ParseContext(path)
     tables = _tables(parse(path, ctx))
     rejects = [(r.reason, r.line, r.record_ordinal, r.raw) for r in ctx.rejects]
-    return tables, ctx.records_read, rejects
+    places = [ctx.place(ordinal) for ordinal in range(ctx.records_read)]
+    return tables, ctx.records_read, rejects, places
 
 
 @pytest.fixture
@@ -66,11 +72,12 @@ def paths(monkeypatch):
 
 
 def assert_same_as_state_machine(path: Path):
-    """The chunked parse equals the pure state machine: tables, values, ordinals, reads, rejects. Columns
-    are unioned by name: a column one side lacks is NULL there (the state machine adds the column of every
-    label it meets, even in a block it then rejects; a batch has the columns of its own chunk)."""
-    expected, expected_reads, expected_rejects = _parse(parse_line_by_line, path)
-    got, reads, rejects = _parse(PARSER.parse, path)
+    """The chunked parse equals the pure state machine: tables, values, ordinals, reads, rejects, the line
+    of each record. Columns are unioned by name: a column one side lacks is NULL there (the state machine
+    adds the column of every label it meets, even in a block it then rejects; a batch has the columns of its
+    own chunk)."""
+    expected, expected_reads, expected_rejects, expected_places = _parse(parse_line_by_line, path)
+    got, reads, rejects, places = _parse(PARSER.parse, path)
     assert sorted(got) == sorted(expected)
     for name, want in expected.items():
         table = got[name]
@@ -80,6 +87,13 @@ def assert_same_as_state_machine(path: Path):
             assert a.type == b.type, (name, column)
             assert a.to_pylist() == b.to_pylist(), (name, column)
     assert (reads, rejects) == (expected_reads, expected_rejects)
+    assert places == expected_places
+    # where a reject or raw.measure_unparsed tells a record's first line, the record is placed there
+    told = {ordinal: line for _reason, line, ordinal, _raw in rejects}
+    if "measure_unparsed" in expected:
+        unparsed = expected["measure_unparsed"]
+        told.update(zip(unparsed["record_ordinal"].to_pylist(), unparsed["line_number"].to_pylist()))
+    assert {ordinal: places[ordinal] for ordinal in told} == {ordinal: (None, line) for ordinal, line in told.items()}
     return expected, expected_reads, expected_rejects
 
 
@@ -103,6 +117,30 @@ def _write(tmp_path: Path, text: str, name: str = "report.txt") -> Path:
     return path
 
 
+_START_WORDS = {"Cpu", "Process", "Comm", "Disc", "File", "Discopen"}
+
+
+def _first_lines(text: str) -> list[int]:
+    """The line each record of a generated report starts on, in file order, found the plain way: a block's
+    start line; in a USERDEF block (``Process ... Program``), each line after its Local System line."""
+    firsts, userdef, counters = [], False, False
+    for n, line in enumerate(text.split("\n"), 1):
+        words = line.split()
+        if not words:
+            continue
+        if words[0] in _START_WORDS:
+            userdef, counters = "Program" in words[1:3], False
+            if not userdef:
+                firsts.append(n)
+        elif "+" in words[0]:  # a command echo ends the block
+            userdef = False
+        elif words[0] == "Local":
+            counters = True
+        elif userdef and counters:
+            firsts.append(n)
+    return firsts
+
+
 # -- equivalence ----------------------------------------------------------------------------------------
 
 
@@ -122,6 +160,33 @@ def test_generated_reports(tmp_path, monkeypatch, paths, seed, rate):
     assert rejects == [] and reads == sum(t.num_rows for t in tables.values()) > 3_000
     assert set(tables) == set(TABLES)
     assert paths["state machine"] == 0 and paths["columnar"] >= 6
+
+
+def test_each_record_is_placed_at_its_first_line(tmp_path, monkeypatch, paths):
+    # chunks of a few blocks, blank lines (counted, though the columnar reader leaves them out), and a
+    # chunk the columnar reader declines (a double space) between chunks it reads
+    monkeypatch.setattr(meascom_report, "CHUNK_CHARS", 5_000)
+    text = _report(9, "both", days=1).replace("\nProcess ", "\n\nProcess ", 40).replace("\nPCBs ", "\nPCBs  ", 1)
+    path = _write(tmp_path, text)
+    _, reads, _, places = _parse(PARSER.parse, path)
+    firsts = _first_lines(text)
+    assert reads == len(firsts) > 1_000 and text.count("\n\n") == 40
+    assert places == [(None, line) for line in firsts]
+    assert paths["state machine"] == 1 and paths["columnar"] > 50
+    assert_same_as_state_machine(path)
+
+
+def test_a_userdef_block_rejected_after_its_counters_is_placed_at_its_start(tmp_path, paths):
+    # its counters before the fault are records of their own and come first; the block's reject comes after
+    # them, placed at the block's start line, before theirs
+    lines = (FIXTURES / "userdef_rate_on_off.txt").read_text().splitlines(keepends=True)
+    lines.insert(6, lines[3])  # a second Local System line, after two counters
+    path = _write(tmp_path, "".join(lines))
+    _, reads, rejects, places = _parse(PARSER.parse, path)
+    assert [(line, ordinal) for _reason, line, ordinal, _raw in rejects] == [(2, 2)]
+    assert reads == 7 and places == [(None, line) for line in (5, 6, 2, 15, 16, 17, 18)]
+    assert paths == {"columnar": 0, "state machine": 1}
+    assert_same_as_state_machine(path)
 
 
 def test_values_read_the_columnar_way(tmp_path, paths):
@@ -258,3 +323,82 @@ def test_chunks_are_cut_before_echoes_and_block_starts_and_stay_bounded(monkeypa
     assert [follows for _, follows in chunks].count("echo") == 1 and chunks[-1][1] == "eof"
     # no block start or echo in the terminal listing: cut at a line end once past 4 x CHUNK_CHARS
     assert 1 < [follows for _, follows in chunks].count(None) and max(len(chunk) for chunk, _ in chunks) < 500
+
+
+# -- implausible records: rejected by the loader at the line their record starts on ---------------------------
+
+WRITTEN = dt.datetime(2026, 2, 1, tzinfo=dt.timezone.utc).timestamp()  # after every generated report's hours
+
+
+def _ingest(path: Path, home: Path):
+    """``path`` through the loader into a new warehouse: its result, raw.rejects (line, ordinal, reason,
+    raw bytes) and the ordinals of the rows loaded."""
+    con = database.connect(Home(home).create())
+    try:
+        result = loading.ingest_file(con, path)
+        rejects = con.execute("select line_number, record_ordinal, reason, raw_bytes from raw.rejects").fetchall()
+        loaded = [o for table in TABLES for (o,) in con.execute(f"select record_ordinal from raw.{table}").fetchall()]
+    finally:
+        con.close()
+    return result, rejects, sorted(loaded)
+
+
+@pytest.mark.parametrize("declined", [False, True])
+def test_an_implausible_block_is_rejected_at_its_start_line(tmp_path, monkeypatch, paths, declined):
+    """A PROCESS block past the first chunks with a negative busy time, read by the columnar reader or (a
+    double space: declined) by the state machine; a blank line before it, which only the line count sees."""
+    monkeypatch.setattr(meascom_report, "CHUNK_CHARS", 20_000)
+    lines = _report(8, "on", days=1).splitlines(keepends=True)
+    lines.insert(1, "\n")
+    blocks = [i for i, line in enumerate(lines) if re.match(r"Process [0-9]", line)]  # not USERDEF's
+    start = blocks[len(blocks) // 2]
+    busy = next(i for i in range(start, len(lines)) if lines[i].startswith("Cpu-Busy-Time "))
+    # -12.5 % of its hour, printed with or without a value before
+    negative = "Cpu-Busy-Time  -12.50 %" if declined else "Cpu-Busy-Time -12.50 %"
+    lines[busy] = re.sub(r"^Cpu-Busy-Time( [0-9.]+ %)?", negative, lines[busy])
+    text = "".join(lines)
+    path = _write(tmp_path, text)
+    os.utime(path, (WRITTEN, WRITTEN))
+    firsts = _first_lines(text)
+    ordinal = firsts.index(start + 1)
+
+    result, rejects, loaded = _ingest(path, tmp_path / "home")
+    reason = "implausible in raw.measure_process: cpu_busy_time -450000000 is negative (a cumulative counter)"
+    ((line, rejected, got_reason, raw),) = rejects
+    assert (line, rejected, got_reason) == (start + 1, ordinal, reason)
+    assert b"cpu_busy_time=-450000000" in raw
+    assert result.messages == [f"{path}: line {start + 1}: {reason}"]
+    # every other record loads; records read = loaded + rejected + skipped
+    assert loaded == [o for o in range(len(firsts)) if o != ordinal]
+    assert (result.status, result.records_read, result.records_loaded, result.rows_rejected, result.rows_skipped) == (
+        "loaded_with_rejects", len(firsts), len(firsts) - 1, 1, 0)
+    assert paths["state machine"] == declined and paths["columnar"] >= 10
+
+
+@pytest.mark.parametrize("declined", [False, True])
+def test_an_implausible_userdef_counter_is_rejected_at_its_own_line(tmp_path, paths, declined):
+    """Each USERDEF counter line is a record: a negative one is rejected at its line, not its block's."""
+    good = "TIMEPER 3.08 s Busy 0"
+    bad = "TIMEPER  -3.08 s Busy 0" if declined else "TIMEPER -3.08 s Busy 0"
+    text = (FIXTURES / "userdef_rate_on_off.txt").read_text().replace(good, bad)
+    lines = text.splitlines()
+    assert (lines.index(bad) + 1, lines.index("15+ LIST USERDEF *") + 1) == (16, 10)  # its block starts at 11
+    result, rejects, loaded = _ingest(_write(tmp_path, text), tmp_path / "home")
+    reason = "implausible in raw.measure_userdef: counter_value -3080000 is negative (a cumulative counter)"
+    # the second listing's third counter: ordinal 4 + 2
+    assert [(line, ordinal, got) for line, ordinal, got, _raw in rejects] == [(16, 6, reason)]
+    assert result.messages == [f"{tmp_path / 'report.txt'}: line 16: {reason}"]
+    assert loaded == [0, 1, 2, 3, 4, 5, 7]
+    assert (result.records_read, result.records_loaded, result.rows_rejected, result.rows_skipped) == (8, 7, 1, 0)
+    assert paths == {"columnar": 1 - declined, "state machine": int(declined)}
+
+
+def test_a_userdef_block_dated_1969_loses_each_counter_at_its_line(tmp_path, paths):
+    text = (FIXTURES / "userdef_rate_on_off.txt").read_text()
+    text = text.replace("From 8 Nov 1990, 14:49:27", "From 31 Dec 1969, 23:00:00", 1)  # the first listing
+    result, rejects, loaded = _ingest(_write(tmp_path, text), tmp_path / "home")
+    reason = "implausible in raw.measure_userdef: from_timestamp 1969-12-31 23:00:00 is before 1970-01-02"
+    assert sorted((line, ordinal, got) for line, ordinal, got, _raw in rejects) == [
+        (5, 0, reason), (6, 1, reason), (7, 2, reason), (8, 3, reason)]
+    assert loaded == [4, 5, 6, 7] and (result.records_read, result.records_loaded, result.rows_rejected) == (8, 4, 4)
+    assert paths == {"columnar": 1, "state machine": 0}

@@ -20,11 +20,11 @@ where the state machine's state is simple, at a command echo or a block start, e
 
 Output: ``ChunkRead``: per raw table the Arrow table the state machine (``meascom_line_reader``) makes
 of the same lines (same columns and types, values, ``record_ordinal``s; labels outside the contract as
-BIGINT columns after the contract's, in the order first seen in the chunk), the number of records, and
-the session (RATE, LIST section) after the chunk. Or None: the chunk holds something this reader does not reproduce
-exactly (anything the state machine would reject or keep verbatim, a label colliding with an
-identification column, a label twice in one block, tabs, non-ASCII text, ...); the state machine then
-reads it, and every message, reject and line number comes from there.
+BIGINT columns after the contract's, in the order first seen in the chunk), the line each record starts
+on, and the session (RATE, LIST section) after the chunk. Or None: the chunk holds something this reader
+does not reproduce exactly (anything the state machine would reject or keep verbatim, a label colliding
+with an identification column, a label twice in one block, tabs, non-ASCII text, ...); the state machine
+then reads it, and every message, reject and line number comes from there.
 
 How: NumPy cuts the text into tokens at its spaces and newlines, Arrow dictionary-encodes them, and
 everything that depends on a token's text (label or number or unit, a label's column and counter kind,
@@ -100,8 +100,14 @@ _COUNTERS = [[column_of(label) for row in LAYOUTS.get(e, ()) for label, _kind in
 @dataclass
 class ChunkRead:
     tables: dict[str, pa.Table]  # raw table -> its rows from this chunk, in record order
-    records: int  # records of the chunk (ordinals first_ordinal .. first_ordinal + records - 1)
+    # the line each record starts on, in ordinal order, counted from the chunk's first line (0)
+    record_lines: np.ndarray
     session: tuple[bool, str | None, bool]  # (RATE ON, LIST section, foreign) after the chunk
+
+    @property
+    def records(self) -> int:
+        """Records of the chunk (ordinals first_ordinal .. first_ordinal + records - 1)."""
+        return len(self.record_lines)
 
 
 @dataclass
@@ -186,7 +192,8 @@ def _word_classes(words: pa.Array) -> np.ndarray:
 
 class _Chunk:
     """One chunk's arrays. Tokens: ``codes`` (index into ``words``, the distinct tokens), in text order.
-    Lines (blank ones left out): first and last token ``firsts``/``ends``, bytes ``line_start``/``line_end``."""
+    Lines (blank ones left out): first and last token ``firsts``/``ends``, bytes ``line_start``/``line_end``,
+    index among all the chunk's lines (blank ones counted) ``line_numbers``."""
 
     def __init__(self, text: str, session: tuple[bool, str | None, bool]):
         self.text = text
@@ -225,6 +232,7 @@ class _Chunk:
         firsts[1:] = ends[:-1] + 1
         keep = self.codes[firsts] != self.special[""]  # a blank line is one empty token
         self.firsts, self.ends = firsts[keep], ends[keep]
+        self.line_numbers = np.flatnonzero(keep)
         # bytes where each line starts and ends (its newline)
         self.line_start = np.where(self.firsts > 0, sep[self.firsts - 1] + 1, 0)
         self.line_end = sep[self.ends]
@@ -298,7 +306,7 @@ class _Chunk:
         starts = np.flatnonzero(is_start)
         n_blocks = len(starts)
         if n_blocks == 0:  # command echoes only
-            return ChunkRead({}, 0, session)
+            return ChunkRead({}, np.empty(0, np.int64), session)
         block_of_line = np.cumsum(is_start) - 1
         governing = np.searchsorted(echo_lines, starts) - 1  # the echo before each block, -1: none
         block_rate = np.array([self.session[0]] + [s[0] for s in sessions], bool)[governing + 1]
@@ -353,7 +361,7 @@ class _Chunk:
             tables[_TABLE_NAMES[_USERDEF]] = self._userdef_table(
                 lines, block_of_line[lines], ordinal_of_line[lines], delta_s
             )
-        return ChunkRead(tables, int(np.count_nonzero(is_record)), session)
+        return ChunkRead(tables, self.line_numbers[is_record], session)
 
     # -- counters of the generic entities ----------------------------------------------------------
 

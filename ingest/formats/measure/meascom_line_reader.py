@@ -12,16 +12,21 @@ still open at the end of one stays open for the next), e.g.::
 
 Output: ``Batch``es of the raw MEASURE tables (``meascom_report`` describes the rows), rejects for the
 bad blocks and USERDEF lines with their line numbers, and ``raw.measure_unparsed`` for the text kept
-verbatim. ``parse_line_by_line`` reads a whole file this way alone.
+verbatim. ``parse_line_by_line`` reads a whole file this way alone. The line each record starts on is
+kept (``RecordLines``) and told the loader through ``ParseContext.place``: the tables have no line
+column, and a record the loader finds implausible is rejected with its line all the same.
 """
 
 from __future__ import annotations
 
 import gc
+from array import array
+from bisect import bisect_right
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+import numpy as np
 import pyarrow as pa
 
 from ingest.formats.base import BATCH_ROWS, Batch, FormatError, ParseContext
@@ -120,6 +125,57 @@ class _Table:
         return pa.table(arrays, names=self.columns)
 
 
+class RecordLines:
+    """The line each record of a file starts on, by record ordinal. Lines grow from record to record (but
+    for a USERDEF block rejected after its counter lines: its ordinal comes after theirs, its start line
+    before), so they are kept as steps from one to the next, in parts (a chunk's records), each in the
+    narrowest integer type that holds its steps: a byte per record as a rule, where a line number each would
+    take 8 (a file of USERDEF counters is a record every 40 bytes or so, millions in a large file)."""
+
+    def __init__(self):
+        self._firsts: list[int] = []  # per part: its first ordinal,
+        self._bases: list[int] = []  # the line of the record before it (0 for the first part),
+        self._steps: list[np.ndarray] = []  # and the steps, one per record
+        self._count = 0  # records in the parts
+        self._last = 0  # line of the last of them
+        self._pending = array("q")  # lines added one by one since the last part
+        self._decoded: tuple[int, np.ndarray] = (-1, np.empty(0, np.int64))  # the last part looked up, its lines
+        # add(line): the next record starts at ``line``. The array's own append: the state machine calls it
+        # for every record, and a method around it would cost a Python call each time
+        self.add = self._pending.append
+
+    def extend(self, lines: np.ndarray) -> None:
+        """The next records start at ``lines``."""
+        self.seal()
+        self._part(lines)
+
+    def seal(self) -> None:
+        """The lines added one by one become a part."""
+        if self._pending:
+            self._part(np.array(self._pending, np.int64))
+            del self._pending[:]  # the same array: ``add`` is its append
+
+    def _part(self, lines: np.ndarray) -> None:
+        if len(lines) == 0:
+            return
+        steps = np.diff(lines, prepend=self._last)
+        narrow = np.result_type(np.min_scalar_type(steps.min()), np.min_scalar_type(steps.max()))
+        self._firsts.append(self._count)
+        self._bases.append(self._last)
+        self._steps.append(steps.astype(narrow))
+        self._count += len(lines)
+        self._last = int(lines[-1])
+
+    def place(self, ordinal: int) -> tuple[None, int]:
+        """(byte offset, line) of record ``ordinal``, as ``ParseContext.place`` tells them: the line only
+        (the text is read as characters, not bytes)."""
+        self.seal()
+        k = bisect_right(self._firsts, ordinal) - 1
+        if self._decoded[0] != k:  # the loader asks in ordinal order, as a rule: a part is decoded once
+            self._decoded = (k, self._bases[k] + np.cumsum(self._steps[k], dtype=np.int64))
+        return None, int(self._decoded[1][ordinal - self._firsts[k]])
+
+
 class _Block:
     """One entity block while it is being read."""
 
@@ -165,6 +221,8 @@ class LineReader:
         self.local_lines: dict[str, tuple | None] = {}
         # blocks with an error: (reason, first line, last line, record ordinal); see _reject_bad_blocks
         self.bad_blocks: list[tuple[str, int, int, int]] = []
+        self.record_lines = RecordLines()
+        ctx.place = self.record_lines.place
 
     # -- records -----------------------------------------------------------------------------------
 
@@ -174,7 +232,9 @@ class LineReader:
             table = self.tables[name] = _Table(name)
         return table
 
-    def _next_ordinal(self) -> int:
+    def _next_ordinal(self, line: int) -> int:
+        """The ordinal of the next record, which starts at ``line``."""
+        self.record_lines.add(line)
         self.ordinal += 1
         return self.ordinal - 1
 
@@ -187,10 +247,11 @@ class LineReader:
         if len(table.rows) >= BATCH_ROWS:
             self.full = True
 
-    def columnar_batches(self, done) -> Iterator[Batch]:
-        """The tables the columnar reader made of a chunk (a ``meascom_columnar.ChunkRead``), as batches;
-        its records and session carry on here."""
+    def columnar_batches(self, done, first_line: int) -> Iterator[Batch]:
+        """The tables the columnar reader made of a chunk (a ``meascom_columnar.ChunkRead``) starting at line
+        ``first_line``, as batches; its records, their lines and the session carry on here."""
         self.ordinal += done.records
+        self.record_lines.extend(done.record_lines + first_line)
         self.rate_on, self.section, self.foreign = done.session
         self.seen_report = True
         self._sync_reads()
@@ -206,7 +267,7 @@ class LineReader:
         self.full = False
 
     def _unparsed(self, entity: str | None, start: int, lines: list[str]) -> None:
-        self._append(self._table(UNPARSED_TABLE), [self._next_ordinal(), None, entity, start, "".join(lines)])
+        self._append(self._table(UNPARSED_TABLE), [self._next_ordinal(start), None, entity, start, "".join(lines)])
 
     def _flush_orphan(self) -> None:
         self._unparsed(self.section if self.foreign else None, self.orphan_start, self.orphan)
@@ -221,7 +282,7 @@ class LineReader:
             blk.error = f"expected a {LOCAL_EXPECTED} line after the identification lines"
         if blk.error is not None:
             reason = f"{blk.entity.upper()} block at line {blk.start} rejected: {blk.error}"
-            self.bad_blocks.append((reason, blk.start, last_line, self._next_ordinal()))
+            self.bad_blocks.append((reason, blk.start, last_line, self._next_ordinal(blk.start)))
             return
         if blk.entity == "userdef":
             return  # its records were added line by line
@@ -230,8 +291,7 @@ class LineReader:
             rate_on = blk.evidence > 0 if blk.evidence else blk.rate_on
             for i, us, count_i in blk.resp:
                 row[i] = round(us * (row[count_i] or 0)) if rate_on else round(us)
-        row[_ORDINAL] = self.ordinal
-        self.ordinal += 1
+        row[_ORDINAL] = self._next_ordinal(blk.start)
         self._append(blk.table, row)
 
     # -- lines ---------------------------------------------------------------------------------------
@@ -263,7 +323,7 @@ class LineReader:
 
     def _userdef_line(self, blk: _Block, toks: list[str], line: str, lineno: int) -> None:
         """``NAME [VALUE [UNIT]] TYPEWORD INDEX`` or ``NAME [VALUE [UNIT]] Max N [#] Queue INDEX``."""
-        ordinal = self._next_ordinal()
+        ordinal = self._next_ordinal(lineno)
         problem = userdef_problem(toks)
         if problem is None:
             kind_code, kind = USERDEF_TYPES[toks[-2].lower()]
@@ -446,6 +506,7 @@ class LineReader:
             counting, identifying, row, delta_s, table, labels, zero_lines = _fast_path_state(blk)
         self.blk = blk
         self.lineno = lineno
+        self.record_lines.seal()  # a part per chunk: the lines added one by one stay few
 
     def settle(self, last_line: int) -> None:
         """Ends the open block and text at ``last_line``, as the next line does when it is a command echo or

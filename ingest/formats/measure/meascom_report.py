@@ -56,14 +56,21 @@ Bad input: a counter line that does not read as ``Label [number [unit]]`` groups
 number, a unit unknown for that counter, a stray token) rejects its whole block with ``line N: expected
 <label> <number> [unit], found '...'``; the parser resumes at the next identification line or command
 echo, so the other entities of the file still load. A bad USERDEF counter line rejects that line only.
+A record the loader finds implausible (``ingest.warehouse.plausibility``: a negative counter, a time
+before 1970-01-02, ...) is rejected at the line it starts on, which the parser tells it through
+``ParseContext.place`` (the tables have no line column): a block's start line, a USERDEF counter's own
+line. E.g. ``Cpu-Busy-Time -31.20 %`` in a PROCESS block starting at line 17: ``line 17: implausible in
+raw.measure_process: cpu_busy_time -61776000 is negative (a cumulative counter)``.
 
 Reading: ``parse`` takes the file in chunks of a few MB, each cut just before a command echo or a block
 start, and gives each to ``meascom_columnar``, which reads well-formed report text with Arrow and NumPy
 instead of line by line. A chunk it declines (anything the columnar reader does not reproduce exactly,
 which includes every bad input above) goes through the line-by-line state machine
 (``meascom_line_reader``), which keeps its state from chunk to chunk; rejects, messages and line numbers
-all come from there. The state machine alone, the reference the columnar reader is tested against, is
-``meascom_line_reader.parse_line_by_line``. Both read the grammar of ``meascom_grammar``.
+all come from there. Either tells the line each of its records starts on, kept for the whole file in
+about a byte per record (``meascom_line_reader.RecordLines``). The state machine alone, the reference the
+columnar reader is tested against, is ``meascom_line_reader.parse_line_by_line``. Both read the grammar
+of ``meascom_grammar``.
 """
 
 from __future__ import annotations
@@ -107,7 +114,7 @@ class MeascomReportParser:
                 if done is None:
                     yield from reader.feed(io.StringIO(text, newline="\n"), lineno)
                 else:
-                    yield from reader.columnar_batches(done)
+                    yield from reader.columnar_batches(done, lineno)
                 lineno += text.count("\n") + (not text.endswith("\n"))
                 clean = follows == "echo" or (follows == "start" and not reader.foreign)
             yield from reader.close(lineno - 1)

@@ -59,14 +59,19 @@ union all
 {#- The MEASURE shift facts that rules of the same entity compare, the Figure 9 query and "the same
     query for process, disk, line, and USERDEF data" of King 1986 (L2119): per entity the fact, the
     hourly model it condenses (for the hours a shift covers), the fact's keys, the columns a rule may
-    name and how a report row names what crossed. -#}
+    name, how a report row names what crossed and the column a rule's source_command names (a USERDEF
+    rule compares one counter, e.g. RESP-TIME; none elsewhere). -#}
 {% macro shift_rule_targets() %}
     {%- set targets = {} %}
-    {%- for entity, label in [('cpu', "'cpu ' || cast(cpu_num as string)"), ('disc', 'device_name'), ('line', 'device_name')] %}
+    {%- for entity, label, command in [
+            ('cpu', "'cpu ' || cast(cpu_num as string)", none), ('disc', 'device_name', none),
+            ('line', 'device_name', none), ('process', 'process_key', none),
+            ('userdef', "process_key || ' ' || counter_name", 'counter_name')] %}
         {%- set family = condensed_families()[entity] %}
         {%- do targets.update({entity: {
-            'fact': 'fct_' ~ entity ~ '_shift', 'hourly': family['hourly'], 'keys': family['keys'] + ['shift_date', 'shift'],
-            'metrics': family['columns'], 'label': label,
+            'fact': 'fct_' ~ entity ~ '_shift', 'hourly': family.get('hourly', 'int_' ~ entity ~ '__hourly'),
+            'keys': family['keys'] + ['shift_date', 'shift'], 'metrics': family['columns'], 'label': label,
+            'command': command,
         }}) %}
     {%- endfor %}
     {{ return(targets) }}

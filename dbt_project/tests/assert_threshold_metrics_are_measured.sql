@@ -1,5 +1,6 @@
 -- A threshold on a metric that no model measures would never fire: every rule must name a column
--- its entity's model compares (rpt_busy_process for `busy_process`, the shift facts of
+-- its entity's model compares (rpt_busy_process for `busy_process`, rpt_process_activity's
+-- io_per_trans for `process_activity`, the shift facts of
 -- shift_rule_targets() and the network marts of network_rule_targets()).
 select
     rule_id,
@@ -9,6 +10,7 @@ select
 from {{ ref('thresholds') }}
 where not (
     (entity = 'busy_process' and metric in ('{{ busy_process_metrics() | join("', '") }}'))
+    or (entity = 'process_activity' and metric = 'io_per_trans')
     {%- for entity, target in shift_rule_targets().items() %}
     or (entity = '{{ entity }}' and metric in ('{{ target.metrics | join("', '") }}'))
     {%- endfor %}

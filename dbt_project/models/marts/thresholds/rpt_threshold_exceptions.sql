@@ -4,8 +4,10 @@
 -- wants the Figure 9 query run "for process, disk, line, and USERDEF data" too (L2119).
 --   cpu      fct_cpu_shift against the `cpu` rules: the crossings of the Figure 1 mart
 --            (rpt_threshold_violations), one row per rule instead of one per processor shift
---   disc     fct_disc_shift and fct_line_shift against the `disc` and `line` rules, the same way
---   line
+--   disc     fct_disc_shift, fct_line_shift, fct_process_shift and fct_userdef_shift against the
+--   line     `disc`, `line`, `process` and `userdef` rules, the same way; a `userdef` rule compares
+--   process  the counter its source_command names (RESP-TIME), which the row carries there
+--   userdef
 --   network  rpt_network_threshold_violations as it is
 -- The `busy_process` rules select the processes of rpt_busy_process; they are not alarms, so they
 -- have no rows here. A shift's interval runs from its first measured hour to the end of its last.
@@ -46,7 +48,7 @@ with
         '{{ entity }}' as domain,
         measured.system_name,
         {{ target.label }} as entity,
-        cast(null as string) as source_command,
+        {{ 'measured.' ~ target.command if target.command else 'cast(null as string)' }} as source_command,
         measured.shift_date as exception_date,
         measured.shift,
         hours.interval_start,
@@ -64,6 +66,9 @@ with
     inner join {{ entity }}_rules as rules
         on rules.system_name = measured.system_name
         and rules.metric = measured.metric
+        {%- if target.command %}
+        and (rules.source_command = '*' or rules.source_command = measured.{{ target.command }})
+        {%- endif %}
     where {{ crosses('measured.metric_value', 'rules.operator', 'rules.limit_value') }}
 ),
 {%- endfor %}

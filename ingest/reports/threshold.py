@@ -61,6 +61,10 @@ then the other crossings of that date (disc, line, network)."""
 
 MART = "marts.rpt_threshold_violations"
 EXCEPTIONS = "marts.rpt_threshold_exceptions"
+RULES = "seeds.thresholds"
+PROCESS_ACTIVITY = "marts.rpt_process_activity"
+# rules that select rows of a report rather than raise alarms (rpt_busy_process): nothing to count
+SELECTION_ENTITIES = ("busy_process",)
 DECIMALS = 4  # CSV and JSON: enough to tell a value from its limit (0.1004 > 0.1), no float noise
 
 # Figure 1's columns: (mart column, heading, mask). The headings are the ones Figure 1 prints.
@@ -109,6 +113,9 @@ def render(columns: list[str], rows: list[tuple]) -> list[str]:
     for (system, date, shift), block in itertools.groupby(rows, key=block_key):
         block = list(block)
         os_version = block[0][index["os_version"]] or ""
+        if block[0][index["os_version_carried_forward"]]:
+            measured_on = block[0][index["os_version_measured_on"]]
+            os_version += f" (carried forward from {measured_on:%m/%d/%y}: this shift's records name none)"
         lines += [
             "THRESHOLD REPORT".center(width).rstrip(),
             f" SYSTEM: {system}",
@@ -178,6 +185,36 @@ def render_exceptions(columns: list[str], rows: list[tuple], date: dt.date) -> l
     return lines + render_table(table, texts) + [""]
 
 
+def fetch_rule_counts(home: Home, date: dt.date, system: str | None) -> list[tuple[str, str, int]]:
+    """(rule_id, entity, rows flagged on the date) for every alarm rule of the thresholds seed, 0 included:
+    the crossings of rpt_threshold_exceptions, and the processes rpt_process_activity flags."""
+    exceptions_sql, exceptions_params = where({"exception_date = ?": date, "system_name = ?": system})
+    activity_sql, activity_params = where({"report_date = ?": date, "system_name = ?": system})
+    marks = ", ".join("?" for _ in SELECTION_ENTITIES)
+    _, rows = query_mart(
+        home,
+        f"with flagged as (select rule_id, count(*) as n from {EXCEPTIONS}{exceptions_sql} group by rule_id "
+        f"union all select oltp_band_rule_id, count(*) from {PROCESS_ACTIVITY}{activity_sql} "
+        "and oltp_band_rule_id is not null group by oltp_band_rule_id), "
+        f"rules as (select distinct rule_id, entity from {RULES} where entity not in ({marks})) "
+        "select rules.rule_id, rules.entity, coalesce(sum(flagged.n), 0) from rules "
+        "left join flagged using (rule_id) group by rules.rule_id, rules.entity order by rules.entity, rules.rule_id",
+        [*exceptions_params, *activity_params, *SELECTION_ENTITIES],
+    )
+    return [(rule_id, entity, int(n)) for rule_id, entity, n in rows]
+
+
+def render_rule_counts(counts: list[tuple[str, str, int]], date: dt.date) -> list[str]:
+    """How many rows each rule flagged on the date: one line per rule, the ones that flagged nothing too."""
+    texts = [[rule_id, entity, str(n)] for rule_id, entity, n in counts]
+    table = [
+        text_column(heading, [t[i] for t in texts], right=i == 2)
+        for i, heading in enumerate(["RULE/ID", "ENTITY", "ROWS/FLAGGED"])
+    ]
+    lines = ["ROWS FLAGGED PER RULE".center(table_width(table)).rstrip(), f" DATE: {date:%m/%d/%y}", ""]
+    return lines + render_table(table, texts) + [""]
+
+
 def print_report(home: Home, date: dt.date, fmt: str, system: str | None = None, out=None) -> int:
     """Exit status 0 when the date has data (crossings or none), 1 when it has none or the warehouse is missing."""
     out = out or sys.stdout
@@ -191,12 +228,15 @@ def print_report(home: Home, date: dt.date, fmt: str, system: str | None = None,
             return 0
         figure_1 = fetch(home, date, system)
         others = fetch_exceptions(home, date, system, other_than_cpu=True)
+        counts = fetch_rule_counts(home, date, system)
     except ReportError as e:
         print(f"perfdb report threshold: {e}", file=sys.stderr)
         return 1
     lines = render(*figure_1) if figure_1[1] else []
     if others[1]:
         lines += render_exceptions(*others, date)
+    if any(n for *_, n in counts):
+        lines += render_rule_counts(counts, date)
     if lines:
         out.write("\n".join(lines) + "\n")
     else:

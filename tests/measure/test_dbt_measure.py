@@ -181,7 +181,9 @@ def test_threshold_violations_are_exactly_the_shifts_over_the_seeded_limits(db):
     assert (day["crossed_qlen_max"], day["crossed_qlen_spread_across_hours"], day["crossed_busy_pct_max"],
             day["crossed_swaps_per_s_max"], day["crossed_ibusy_pct_max"]) == (True, True, False, False, False)
     assert evening["rules_crossed"] == ["busy_pct_max", "busy_pct_spread_across_hours"]
-    assert (day["time_of_day"], evening["time_of_day"]) == (dt.time(8), dt.time(16))
+    # TIME OF DAY: the hour of the processor's MAX CPU BUSY (55.4 at 14:00; 75.0 in 23:00-24:00)
+    assert (day["time_of_day"], evening["time_of_day"]) == (dt.time(14), dt.time(23))
+    assert (day["os_version_carried_forward"], day["os_version_measured_on"]) == (False, D1)
     assert (day["os_version"], day["shift_name"], day["n_hours"]) == ("B30", "first", 8)
 
 
@@ -211,8 +213,8 @@ def test_threshold_report_on_the_built_warehouse(capsys, home, db):
     assert out.count("THRESHOLD REPORT") == 2
     assert " SYSTEM: \\TEST\n DATE: 05/08/86\n SHIFT 1\n OS VERSION: B30\n" in out
     # CPU 0, shift 1: 2.5 2.0 .2 55.4 15.4 8.5 | AVG .75 -> .8, .1125 -> .1, 41.925 -> 41.9, 5.4375 -> 5.4
-    assert "  0  08:00    2.5    2.0     .2   55.4   15.4    8.5     .8     .1   41.9    5.4\n" in out
-    assert "  1  16:00     .5     .0     .1   75.0   35.0    5.0     .5     .1   44.4    5.0\n" in out
+    assert "  0  14:00    2.5    2.0     .2   55.4   15.4    8.5     .8     .1   41.9    5.4\n" in out
+    assert "  1  23:00     .5     .0     .1   75.0   35.0    5.0     .5     .1   44.4    5.0\n" in out
     objects = json.loads(report(capsys, home, "threshold", "--date", "1986-05-08", "--format", "json"))
     mart_columns = [r[0] for r in db.execute("describe marts.rpt_threshold_exceptions").fetchall()]
     assert [list(o) for o in objects] == [mart_columns] * 4  # one row per crossed rule

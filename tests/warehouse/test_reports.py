@@ -54,8 +54,12 @@ VIOLATION_COLUMNS = [
     "system_name", "shift_date", "shift", "shift_name", "os_version", "cpu_num", "time_of_day",
     "qlen_max", "qlen_spread_across_hours", "swaps_per_s_max", "busy_pct_max", "busy_pct_spread_across_hours",
     "ibusy_pct_max", "qlen_avg", "swaps_per_s_avg", "busy_pct_avg", "ibusy_pct_avg", "n_hours",
-    *[f"crossed_{r}" for r in RULES], "rules_crossed",
+    *[f"crossed_{r}" for r in RULES], "rules_crossed", "os_version_carried_forward", "os_version_measured_on",
 ]
+# the alarm rules the count block lists (entity, rule ids); busy_process rules select rows, they count nothing
+SEED_RULES = {"cpu": [f"CPU-T{n}" for n in range(1, 7)], "vse_stack": ["VSE-R1", "VSE-R2"],
+              "buffer_pool": ["SNA-R02", "VTAM-03"], "interface": ["NET-IF-01"],
+              "process_activity": ["PROC-ACT-HI", "PROC-ACT-LO"], "busy_process": ["BUSY-PROC-1"]}
 
 # Figure 2 (CPU TREND REPORT, DATES: JAN 1 TO APR 2), as reassembled from the OCR.
 FIGURE_2_ROWS = [
@@ -78,10 +82,11 @@ def _violation_rows() -> list[dict]:
         crossed = [values[i] > limit for i, limit in zip([0, 1, 2, 3, 4, 5], LIMITS)]
         rows.append(dict(zip(VIOLATION_COLUMNS, [
             "\\BANCA", FIG1_DATE, 1, "first", "B30", cpu, time_of_day, *values, 8, *crossed,
-            [r for r, c in zip(RULES, crossed) if c],
+            [r for r, c in zip(RULES, crossed) if c], False, FIG1_DATE,
         ])))
-    # another day and system: never printed for 1986-05-08
-    rows.append({**rows[0], "shift_date": dt.date(1986, 5, 9), "system_name": "\\OTHER"})
+    # another day and system: never printed for 1986-05-08; its records named no version (MEASCOM text)
+    rows.append({**rows[0], "shift_date": dt.date(1986, 5, 9), "system_name": "\\OTHER",
+                 "os_version": "B20", "os_version_carried_forward": True, "os_version_measured_on": dt.date(1986, 5, 2)})
     return rows
 
 
@@ -142,6 +147,14 @@ def home(tmp_path) -> Home:
     con.execute("create table marts.rpt_threshold_violations as select * from violations")
     con.execute("create table marts.rpt_threshold_exceptions as select * from exceptions")
     con.execute("create table marts.rpt_cpu_trend as select * from trend")
+    con.execute("create schema seeds")
+    con.execute("create table seeds.thresholds (rule_id varchar, entity varchar)")
+    con.executemany("insert into seeds.thresholds values (?, ?)",
+                    [(rule_id, entity) for entity, ids in SEED_RULES.items() for rule_id in ids])
+    # Process Activity: one application process below the OLTP band on 05/08, one inside it
+    con.execute("""create table marts.rpt_process_activity as select * from (values
+        ('\\BANCA', date '1986-05-08', 'PROC-ACT-LO'), ('\\BANCA', date '1986-05-08', null))
+        as t(system_name, report_date, oltp_band_rule_id)""")
     # the measurements behind them, as far as the reports ask: which systems and days hold data
     # (1986-05-10 is a measured day on which nothing crossed a threshold)
     con.execute("""create table marts.fct_cpu_shift as select * from (values
@@ -203,6 +216,32 @@ OTHER_EXCEPTIONS_1986_05_08 = [
 ]
 
 
+# how many rows each rule flagged on 05/08/86: the Figure 9 rules on the Figure 1 rows (T1: 13:00-17:00, the
+# 11:00 QLEN 2.0 is not > 2; T2: all five; T3: 14:00 and 17:00; T4 and T5: 15:00 and 17:00; T6: none), the
+# network crossings and the Process Activity row below the OLTP band
+RULE_COUNTS_1986_05_08 = [
+    "        ROWS FLAGGED PER RULE",
+    " DATE: 05/08/86",
+    "",
+    "    RULE                         ROWS",
+    "     ID           ENTITY       FLAGGED",
+    "SNA-R02      buffer_pool             1",
+    "VTAM-03      buffer_pool             1",
+    "CPU-T1       cpu                     4",
+    "CPU-T2       cpu                     5",
+    "CPU-T3       cpu                     2",
+    "CPU-T4       cpu                     2",
+    "CPU-T5       cpu                     2",
+    "CPU-T6       cpu                     0",
+    "NET-IF-01    interface               0",
+    "PROC-ACT-HI  process_activity        0",
+    "PROC-ACT-LO  process_activity        1",
+    "VSE-R1       vse_stack               1",
+    "VSE-R2       vse_stack               1",
+    "",
+]
+
+
 def test_threshold_report_reproduces_figure_1_then_the_other_exceptions(capsys, home):
     rc, out, err = run_cli(capsys, home, "threshold", "--date", "1986-05-08")
     assert rc == 0, err
@@ -218,13 +257,26 @@ def test_threshold_report_reproduces_figure_1_then_the_other_exceptions(capsys, 
     assert lines[14] == ""  # the other day's row is not printed
     # a previous-day start carries its date; a pool's first snapshot shows its time only; 0.1004 is not
     # rounded to its limit 0.1
-    assert lines[15:] == [line.rstrip() for line in OTHER_EXCEPTIONS_1986_05_08]
+    assert lines[15:] == [line.rstrip() for line in OTHER_EXCEPTIONS_1986_05_08] + RULE_COUNTS_1986_05_08
+
+
+def test_an_os_version_carried_forward_says_so(capsys, home):
+    rc, out, err = run_cli(capsys, home, "threshold", "--date", "1986-05-09")
+    assert rc == 0, err
+    assert out.splitlines()[1:5] == [
+        " SYSTEM: \\OTHER", " DATE: 05/09/86", " SHIFT 1",
+        " OS VERSION: B20 (carried forward from 05/02/86: this shift's records name none)",
+    ]
 
 
 def test_a_day_with_network_crossings_only_prints_them_alone(capsys, home):
     rc, out, err = run_cli(capsys, home, "threshold", "--date", "1986-05-11")
     assert (rc, err) == (0, "")
-    assert out.splitlines() == [
+    others, _, counts = out.partition("        ROWS FLAGGED PER RULE\n")
+    flagged = {line.split()[0]: int(line.split()[-1]) for line in counts.splitlines()[4:-1]}
+    assert flagged == {rule_id: int(rule_id == "NET-IF-01")
+                       for entity, ids in SEED_RULES.items() if entity != "busy_process" for rule_id in ids}
+    assert others.splitlines() == [
         "                                         OTHER THRESHOLD EXCEPTIONS",
         " DATE: 05/11/86",
         "",
@@ -239,7 +291,8 @@ def test_system_filter_applies_to_both_sections(capsys, home):
     rc, out, _ = run_cli(capsys, home, "threshold", "--date", "1986-05-08", "--system", "VSE1")
     assert rc == 0
     assert "THRESHOLD REPORT" not in out  # no Figure 1 block: VSE1 has no processors
-    assert [line.split()[:5] for line in out.splitlines()[5:-1]] == [
+    others = out.partition("        ROWS FLAGGED PER RULE")[0]
+    assert [line.split()[:5] for line in others.splitlines()[5:-1]] == [
         ["network", "VSE1", "TCP/IP", "stack", "05/07"],
         ["network", "VSE1", "TCP/IP", "stack", "10:00-12:00"],
     ]

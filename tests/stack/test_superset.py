@@ -210,11 +210,20 @@ def test_charts_show_the_golden_figures_of_the_demo_warehouse(superset, api, cha
         return value
 
     home = superset.home
-    # the unified mart: one row per CPU rule a processor shift crossed, plus every network crossing
+    # the unified mart: one row per CPU rule a processor shift crossed, every network crossing, and the
+    # line, process and USERDEF shifts over their rule (tests/warehouse/test_threshold_exceptions.py
+    # recomputes those from the shift facts)
     [(cpu_crossings,)] = serving_rows(home, "select sum(len(rules_crossed)) from marts.rpt_threshold_violations")
     [(network_crossings,)] = serving_rows(home, "select count(*) from marts.rpt_network_threshold_violations")
-    assert cpu_crossings > 0 and network_crossings > 0
-    assert single_value("Threshold exceptions") == cpu_crossings + network_crossings
+    [(shift_crossings,)] = serving_rows(
+        home, "select count(*) from marts.rpt_threshold_exceptions where domain in ('disc', 'line', 'process', 'userdef')")
+    assert cpu_crossings > 0 and network_crossings > 0 and shift_crossings > 0
+    assert single_value("Threshold exceptions") == cpu_crossings + network_crossings + shift_crossings
+    # the CPU dashboard's Average busy % is the period's mean of every processor-hour, not the last day's
+    [(mean_busy, last_day_busy)] = serving_rows(
+        home, "select avg(busy_pct), avg(busy_pct) filter (where cast(hour_start as date) = "
+              "(select max(cast(hour_start as date)) from intermediate.int_cpu__hourly)) from intermediate.int_cpu__hourly")
+    assert single_value("Average busy %") == pytest.approx(mean_busy) != last_day_busy
     [(files, loaded, rejected)] = serving_rows(
         home, "select count(*), sum(rows_loaded), sum(rows_rejected) from raw.ingest_files"
     )
@@ -250,7 +259,7 @@ def test_latest_exceptions_show_the_last_seven_days_below_the_row_limit(superset
     )
     assert 0 < result["rowcount"] == groups < row_limit  # below the limit: no truncation warning
     assert sum(row["exceptions"] for row in result["data"]) == crossings
-    assert {row["domain"] for row in result["data"]} == {"cpu", "network"}
+    assert {row["domain"] for row in result["data"]} == {"cpu", "line", "process", "userdef", "network"}
     shown_days = {row["exception_date"] for row in result["data"]}
     assert len(shown_days) == 7
     assert max(shown_days) == normalized(last_day, temporal=True)

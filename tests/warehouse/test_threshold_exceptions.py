@@ -91,11 +91,12 @@ def test_cpu_rows_carry_the_figure_1_value_rule_and_limit(db, metric):
     rule_id, limit = FIGURE_9[metric]
     rows = db.execute(
         f"select e.observed_value, v.{metric}, e.rule_id, e.operator, e.limit_value, "
-        "cast(e.interval_start as time) = v.time_of_day, e.interval_end = e.interval_start + to_hours(v.n_hours) "
+        "e.interval_start = s.first_hour_start, e.interval_end = e.interval_start + to_hours(v.n_hours) "
         "from marts.rpt_threshold_exceptions as e "
         "inner join marts.rpt_threshold_violations as v "
         "on v.system_name = e.system_name and v.shift_date = e.exception_date and v.shift = e.shift "
         "and 'cpu ' || v.cpu_num = e.entity "
+        "inner join marts.fct_cpu_shift as s using (system_name, shift_date, shift, cpu_num) "
         "where e.domain = 'cpu' and e.metric = ?",
         [metric],
     ).fetchall()
@@ -132,7 +133,7 @@ def test_report_json_is_the_unified_rows_of_the_date(capsys, demo_home, db):
         "select count(*) from marts.rpt_threshold_exceptions where exception_date = ?", [NON_IP_DAY]
     ).fetchall()
     assert [list(r) for r in rows] == [columns] * count
-    assert {r["domain"] for r in rows} == {"cpu", "network"}
+    assert {r["domain"] for r in rows} == {"cpu", "line", "process", "userdef", "network"}
     first_vse = next(r for r in rows if r["rule_id"] == "VSE-R1")
     assert (first_vse["system_name"], first_vse["interval_start"], first_vse["interval_end"]) == (
         "VSE1", "2026-01-19 22:00:00", "2026-01-20 00:00:00")
@@ -148,3 +149,150 @@ def test_the_latest_exceptions_are_every_row_of_the_last_7_days_held(db):
                      "from marts.rpt_threshold_exceptions_last_7_days").fetchall()
     assert got == [(want[0][0], min(d for d in days if d > last - dt.timedelta(days=7)), last)]
     assert want[0][0] > 0 and len(days) > 7  # the demo has older exceptions, left out
+
+
+# -- Figure 1's columns recomputed from the hours (issue 25) --------------------------------------------
+
+
+def hourly_shifts(db) -> dict[tuple, list[tuple]]:
+    """Each processor shift's hours of int_cpu__hourly, (hour_start, busy_pct, qlen) in hour order."""
+    shifts = collections.defaultdict(list)
+    for system, cpu, day, shift, hour, busy, qlen in db.execute(
+        "select system_name, cpu_num, shift_date, shift, hour_start, busy_pct, qlen "
+        "from intermediate.int_cpu__hourly where shift is not null order by hour_start"
+    ).fetchall():
+        shifts[(system, cpu, day, shift)].append((hour, busy, qlen))
+    return shifts
+
+
+def test_time_of_day_is_the_hour_of_the_processors_max_busy(db):
+    hours = hourly_shifts(db)
+    rows = db.execute(
+        "select system_name, cpu_num, shift_date, shift, time_of_day, busy_pct_max "
+        "from marts.rpt_threshold_violations"
+    ).fetchall()
+    for *key, time_of_day, busy_max in rows:
+        shift_hours = hours[tuple(key)]
+        top = max(busy for _, busy, _ in shift_hours)
+        first_top = next(hour for hour, busy, _ in shift_hours if busy == top)  # the first hour on a tie
+        assert (time_of_day, busy_max) == (first_top.time(), top), key
+    # Figure 1 prints 11:00, 13:00, 14:00 ...: the demo's maxima fall on most hours, not the 3 shift starts
+    assert len({r[4] for r in rows}) > 12
+
+
+def test_figure_9_spreads_are_max_minus_min_of_the_processors_hours(db):
+    """CPU-T5 and CPU-T2: BUSY-DELT and QLEN-DELT of Fig. 9 over the Fig. 6 records of one processor and
+    shift, i.e. across its hours (not across processors, the Fig. 2 trend report's DELT)."""
+    limits = dict(db.execute(
+        "select rule_id, \"limit\" from seeds.thresholds where rule_id in ('CPU-T2', 'CPU-T5')").fetchall())
+    expected = {"CPU-T5": {}, "CPU-T2": {}}
+    for (system, cpu, day, shift), shift_hours in hourly_shifts(db).items():
+        busy = [b for _, b, _ in shift_hours]
+        qlen = [q for _, _, q in shift_hours]
+        for rule_id, values in (("CPU-T5", busy), ("CPU-T2", qlen)):
+            if max(values) - min(values) > limits[rule_id]:
+                expected[rule_id][(system, f"cpu {cpu}", day, shift)] = max(values) - min(values)
+    for rule_id, want in expected.items():
+        got = {tuple(key): value for *key, value in db.execute(
+            "select system_name, entity, exception_date, shift, observed_value from marts.rpt_threshold_exceptions "
+            "where rule_id = ?", [rule_id]).fetchall()}
+        assert got.keys() == want.keys() and len(got) > 0
+        assert all(got[key] == pytest.approx(want[key]) for key in want)
+
+
+def test_os_version_is_carried_forward_on_days_whose_records_name_none(db):
+    measured = collections.defaultdict(dict)  # system -> shift date -> version its last hour named
+    for system, day, version in db.execute(
+        "select system_name, shift_date, max_by(os_version, first_hour_start) from marts.fct_cpu_shift "
+        "where os_version is not null group by all"
+    ).fetchall():
+        measured[system][day] = version
+    rows = db.execute(
+        "select v.system_name, v.shift_date, v.os_version, v.os_version_carried_forward, v.os_version_measured_on, "
+        "s.os_version from marts.rpt_threshold_violations as v "
+        "inner join marts.fct_cpu_shift as s using (system_name, shift_date, shift, cpu_num)"
+    ).fetchall()
+    carried = [r for r in rows if r[3]]
+    # the demo's MEASCOM text days (Wednesdays) name no version; every Figure 1 row has one now
+    assert len(carried) > 100 and all(r[2] is not None for r in rows)
+    for system, day, version, was_carried, measured_on, own in rows:
+        assert was_carried == (own is None)
+        if was_carried:
+            last = max(d for d in measured[system] if d <= day)
+            assert (version, measured_on) == (measured[system][last], last)
+            assert measured_on < day or own is None
+        else:
+            assert (version, measured_on) == (own, day)
+
+
+# the shift rules "for process, disk, line, and USERDEF data" (King 1986, L2119): the fact, the value,
+# what names the entity, and the rows a rule compares
+SHIFT_RULES = {
+    "LINE-T1": ("marts.fct_line_shift", "busy_pct_max", "device_name", "true"),
+    "PROC-T1": ("marts.fct_process_shift", "pqlen_max", "process_key", "true"),
+    "USERDEF-T1": ("marts.fct_userdef_shift", "counter_rate_max", "process_key || ' ' || counter_name",
+                   "counter_name = 'RESP-TIME'"),
+}
+
+
+@pytest.mark.parametrize("rule_id", SHIFT_RULES)
+def test_line_process_and_userdef_crossings_are_the_shifts_over_their_limit(db, rule_id):
+    fact, metric, entity, compared = SHIFT_RULES[rule_id]
+    [(operator, limit)] = db.execute(
+        "select operator, \"limit\" from seeds.thresholds where rule_id = ?", [rule_id]).fetchall()
+    assert operator == ">"
+    want = db.execute(
+        f"select system_name, {entity}, shift_date, shift, {metric} from {fact} "
+        f"where {compared} and {metric} > ?", [limit]).fetchall()
+    got = db.execute(
+        "select system_name, entity, exception_date, shift, observed_value from marts.rpt_threshold_exceptions "
+        "where rule_id = ?", [rule_id]).fetchall()
+    assert collections.Counter(got) == collections.Counter(want)
+    assert len(want) > 0  # the demo crosses each of them
+
+
+def test_the_oltp_band_judges_application_processes_only(db):
+    """Glasstone 1986 (L2264): 5 to 20 file I/Os per OLTP transaction, for server processes; a monitor's,
+    disc process's or line handler's messages are not transactions."""
+    components = dict(db.execute(
+        "select workload, max(component) from seeds.workload_definitions where platform = 'nonstop' group by 1"
+    ).fetchall())
+    workloads = {
+        (system, day, program, process): workload
+        for system, day, program, process, workload in db.execute(
+            "select system_name, day, primary_name, secondary_name, workload from intermediate.int_workload__entity "
+            "where platform = 'nonstop' and primary_source = 'program'"
+        ).fetchall()
+    }
+    rows = db.execute(
+        "select system_name, report_date, program_file_name, process_name, messages_sent_count, "
+        "messages_received_count, io_per_trans, oltp_band_rule_id from marts.rpt_process_activity"
+    ).fetchall()
+    flagged = 0
+    for system, day, program, process, sent, received, io_per_trans, rule_id in rows:
+        assert io_per_trans == pytest.approx(sent / received)
+        application = components.get(workloads.get((system, day, program, process))) == "application"
+        want = ("PROC-ACT-HI" if io_per_trans > 20 else "PROC-ACT-LO" if io_per_trans < 5 else None) if application else None
+        assert rule_id == want, (program, io_per_trans)
+        flagged += want is not None
+    assert 0 < flagged < len(rows) / 4
+
+
+def test_report_states_how_many_rows_each_rule_flagged(capsys, demo_home, db):
+    day = NON_IP_DAY
+    out = report(capsys, demo_home, "--date", str(day))
+    block = out.partition("ROWS FLAGGED PER RULE")[2].splitlines()[4:-1]
+    printed = {line.split()[0]: int(line.split()[-1]) for line in block}
+    want = dict(db.execute(
+        "select rule_id, count(*) from marts.rpt_threshold_exceptions where exception_date = ? group by 1", [day]
+    ).fetchall())
+    want.update(db.execute(
+        "select oltp_band_rule_id, count(*) from marts.rpt_process_activity "
+        "where report_date = ? and oltp_band_rule_id is not null group by 1", [day]).fetchall())
+    rules = {r for (r,) in db.execute(
+        "select rule_id from seeds.thresholds where entity not in ('busy_process')").fetchall()}
+    assert printed == {rule_id: want.get(rule_id, 0) for rule_id in rules}
+    assert printed["CPU-T5"] == db.execute(
+        "select count(*) from marts.rpt_threshold_violations where shift_date = ? and crossed_busy_pct_spread_across_hours",
+        [day]).fetchone()[0] > 0
+    assert all(printed[r] > 0 for r in ("LINE-T1", "PROC-T1", "USERDEF-T1"))

@@ -4,7 +4,10 @@ For one date it prints first the processors whose shift values cross a ``cpu`` r
 ``thresholds`` seed, one row per processor and shift from ``marts.rpt_threshold_violations``. The layout
 is Figure 1 of King, "How to Set Up a Performance Data Base with MEASURE and ENFORM" (Tandem Systems
 Review, December 1986). Each system and shift gets a block with a title. The report has the same
-stacked headings as the figure. Numbers use the ENFORM F5.1 mask, which prints ``.2`` for 0.2.
+stacked headings as the figure. Numbers use the ENFORM F5.1 mask, which prints ``.2`` for 0.2. TIME
+OF DAY is the hour of the processor's MAX CPU BUSY in the shift. When a day's records name no OS
+version (MEASCOM text), the system's last version is shown with
+``(carried forward from MM/DD/YY: this shift's records name none)``.
 Sample output, for rows that carry the values of Figure 1::
 
                                     THRESHOLD REPORT
@@ -18,8 +21,8 @@ Sample output, for rows that carry the values of Figure 1::
      #    DAY    QLEN   QLEN   SWAP   BUSY   BUSY   BUSY   QLEN   SWAP   BUSY   INTR
       0  11:00    2.0    1.3     .2   55.4   10.5    8.5    1.2     .1   42.6    6.3
 
-Then it prints the other crossings of that date from ``marts.rpt_threshold_exceptions`` (disc and line
-shifts, network intervals and snapshots): one line per crossed rule with the system or host, what
+Then it prints the other crossings of that date from ``marts.rpt_threshold_exceptions`` (disc, line,
+process and USERDEF counter shifts, network intervals and snapshots): one line per crossed rule with the system or host, what
 crossed, the interval, the rule, the observed value and the limit. A time on another day than DATE
 carries its month and day; a snapshot with no previous one shows its own time only. Sample, from the
 demo warehouse (``--date 2026-02-15 --system aix01``)::
@@ -33,6 +36,20 @@ demo warehouse (``--date 2026-02-15 --system aix01``)::
     network  aix01   STREAMS buffers  10:00-12:00  SNA-R02        85  >= 70  CS/AIX pacing windows cut back hard
     network  aix01   STREAMS buffers  10:00-12:00  SNA-R03         1   >= 1  buf_use_status = CONGESTED
     network  aix01   STREAMS buffers  10:00-12:00  SNA-R04         1   >= 1  max_buf_use_status = CONGESTED since the last reset
+
+Last, how many rows each alarm rule of the ``thresholds`` seed flagged on the date, 0 included: the
+crossings above and the processes of ``marts.rpt_process_activity`` outside the OLTP band of 5 to 20
+file I/Os per transaction. Sample (abridged)::
+
+            ROWS FLAGGED PER RULE
+     DATE: 02/15/26
+
+        RULE                         ROWS
+         ID           ENTITY       FLAGGED
+    CPU-T1       cpu                     1
+    CPU-T5       cpu                     3
+    LINE-T1      line                    3
+    PROC-ACT-HI  process_activity        1
 
 ``--format csv`` and ``--format json`` print the rows of ``marts.rpt_threshold_exceptions`` for the date,
 every domain (CPU rows one per crossed rule). In JSON each row is an object keyed by column name

@@ -10,7 +10,8 @@
 --   userdef
 --   network  rpt_network_threshold_violations as it is
 -- The `busy_process` rules select the processes of rpt_busy_process; they are not alarms, so they
--- have no rows here. A shift's interval runs from its first measured hour to the end of its last.
+-- have no rows here; the `process_activity` rules (the OLTP band) flag rows of rpt_process_activity,
+-- where they stay (a process-day, not a shift; `perfdb report threshold` counts them beside these). A shift's interval runs from its first measured hour to the end of its last.
 -- A day model keyed by exception_date: the shift rows of the touched shift dates and the network rows
 -- ending on them are rebuilt. Known gap: a network capture loaded late changes the interval that ends
 -- at the next capture, which may fall on a later day that is not touched; a full refresh corrects it.

@@ -7,15 +7,26 @@ keyed by (seed, system, date, family), so one day can be regenerated alone."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import functools
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingest.capacity.sizing import KB, TN3270_OVERHEAD_KI_PER_TXN
 
 DEMO_START = dt.date(2026, 1, 5)  # the MEASURE demo's first day; load grows from it
 RMF_INTERVAL = dt.timedelta(minutes=30)  # RMF INTERVAL(30M), the RMF default
 SMF_INTERVAL = dt.timedelta(minutes=60)  # SMFPRMxx INTVAL(60): SMF 30 subtype 2, SMF 119 interval records
 RMF_PER_DAY, SMF_PER_DAY = 48, 24
 CAPTURE_RATIO = 0.88
+# What the FTP and TN3270 servers spend, in seed 004's units: KI per KB an FTP transfer moves (G.5 prints
+# 15 to 80) and KI per TN3270 transaction (L4347), 2 transactions a minute per session (L4536), on
+# engines of the speed the seed processor_speeds gives the system (no SMF record carries MIPS)
+FTP_KI_PER_KB = 40.0
+TN3270_TRANSACTIONS_PER_MIN = 2.0
+PROCESSOR_SPEEDS = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "processor_speeds.csv"
 IPL = dt.datetime(2025, 12, 28, 6, 0)
 TOD_EPOCH = dt.datetime(1900, 1, 1)
 
@@ -70,6 +81,11 @@ STARTED_TASKS = (
     StartedTask("DB2PDIST", "DSNYASCP", "DDFHIGH", "RDB2DDF", "DB2", 9, 3, ziip=True),
     StartedTask("MQP1MSTR", "CSQYASCP", "STCHI", "RMQ", "MQ", 4, 2),
     StartedTask("TCPIP", "EZBTCPIP", "SYSSTC", "RTCPIP", "SYSTEM", 2, 1.5),
+    # the servers of the SMF 119 FTP transfers and TN3270 sessions, each in an address space of its own with
+    # a report class the seed workload_definitions maps (RFTP*, RTN3270*): what the sizing report divides.
+    # Their CPU follows their work (server_cpu_cs), not a weight
+    StartedTask("FTPD1", "FTPD", "SYSSTC", "RFTPD", "FTP", 0, 0),
+    StartedTask("TN3270", "EZBTNINI", "SYSSTC", "RTN3270", "TN3270", 0, 0),
 )
 
 
@@ -413,16 +429,42 @@ def _plan_work(plan: DayPlan, cp_busy_s: list[float], seed: int) -> None:
         night = not (8 <= start.hour < 18)
         captured_cs = int(sum(cp_busy_s[k * per_smf : (k + 1) * per_smf]) * CAPTURE_RATIO * 100)
         left = max(captured_cs // 20, captured_cs - batch_cs[k])
+        servers = server_cpu_cs(plan, start)
+        left = max(0, left - sum(servers.values()))
         weights = [(s.weight_night if night else s.weight_day) * rnd.uniform(0.85, 1.15) for s in STARTED_TASKS]
         ziip_busy_cs = sum(c.dispatch_us for iv in rmf for c in iv.cpus if c.cpu_type == "zIIP") // 10_000
         for number, (stc, w) in enumerate(zip(STARTED_TASKS, weights)):
-            cpu_cs = int(left * w / sum(weights))
+            cpu_cs = servers.get(stc.workload, int(left * w / sum(weights)))
             plan.work.append(WorkRecord(
                 subtype=2, work_type="STC", job_name=stc.job_name, job_id=f"STC{1000 + number:05d}",
                 step_name=stc.job_name, step_number=1, program=stc.program, reader_start=IPL, step_start=IPL,
                 written=start + SMF_INTERVAL, interval_start=start, cpu_tcb_cs=cpu_cs * 4 // 5, cpu_srb_cs=cpu_cs - cpu_cs * 4 // 5,
                 ziip_cs=int(ziip_busy_cs * 0.9) if stc.ziip else 0, excp=int(cpu_cs * rnd.uniform(1.5, 4)),
                 service_class=stc.service_class, report_class=stc.report_class, workload=stc.workload))
+
+
+@functools.cache
+def _processor_speeds() -> dict[str, float]:
+    with open(PROCESSOR_SPEEDS, newline="") as f:
+        return {r["system_name"]: float(r["mips_per_engine"]) for r in csv.DictReader(f)}
+
+
+def mips_per_engine(sid: str) -> float:
+    """The engine speed the seed processor_speeds gives a system (1200 for the demo's SYSA and SYSB); a
+    system it does not name runs on engines as fast as its first row's."""
+    speeds = _processor_speeds()
+    return speeds.get(sid, next(iter(speeds.values())))
+
+
+def server_cpu_cs(plan: DayPlan, start: dt.datetime) -> dict[str, int]:
+    """CPU centiseconds of the FTP and TN3270 servers in the SMF interval from ``start``, by workload: the
+    transfers that completed in it at FTP_KI_PER_KB, the sessions' connected minutes in it at 2 transactions
+    a minute of 280 KI. A 1 MiB transfer on 1200-MIPS engines: 1024 KB x 40 KI / 1,200,000 KIPS = 3.4 cs."""
+    end, kips = start + SMF_INTERVAL, mips_per_engine(plan.profile.sid) * 1000
+    ftp_ki = sum(t.transfer_bytes / KB * FTP_KI_PER_KB for t in plan.ftp if start <= t.end < end)
+    tn3270_min = sum(max(0.0, (min(end, t.end) - max(start, t.start)).total_seconds()) / 60 for t in plan.tn3270)
+    tn3270_ki = tn3270_min * TN3270_TRANSACTIONS_PER_MIN * TN3270_OVERHEAD_KI_PER_TXN
+    return {"FTP": round(100 * ftp_ki / kips), "TN3270": round(100 * tn3270_ki / kips)}
 
 
 def _host_in(prefix: str, rnd: random.Random) -> str:
@@ -485,6 +527,6 @@ def plan_day(sid: str, day: dt.date, seed: int) -> DayPlan:
     plan = DayPlan(profile_for(sid), day)
     cp_busy_s = _plan_rmf(plan, _rng(seed, sid, day, "rmf"))
     _plan_wlm(plan, cp_busy_s)
+    _plan_tcpip(plan, seed)  # before the work: the FTP and TN3270 servers' CPU follows their transfers and sessions
     _plan_work(plan, cp_busy_s, seed)
-    _plan_tcpip(plan, seed)
     return plan

@@ -14,7 +14,8 @@ and the utilization at which response time doubles. Sample (table)::
     processor_pool  \\DEV1        all processors        4             64.34           70.0  2026-05-06     2026-04-06           2026-08-03          crosses  ...               70.77                     1.3769                     83.49
 
 ``--cost`` prints what a transaction costs (``marts.fct_capacity_cost_per_transaction``: CPU ms per
-transaction, ETR, ITR) per source, system and day; ``--benchmarks`` the user's benchmark runs beside the
+transaction, ETR, ITR) per source, system and day, the total that ``marts.rpt_workload_cost_per_transaction``
+splits by component (the same transactions and measured CPU); ``--benchmarks`` the user's benchmark runs beside the
 published ones (``marts.rpt_benchmark_vs_reference``); ``--config FILE`` checks a parameter listing (plain
 CSV ``node,parameter,value,unit`` or a benchmark log) against the tuning rules of seeds 000, 002 and 003,
 each finding naming its rule and source lines (no warehouse needed). ``--format json`` prints a JSON array

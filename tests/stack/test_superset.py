@@ -326,6 +326,19 @@ def test_the_workloads_dashboard_shows_shares_of_100_and_explains_a_missing_fore
     assert row["projected_pct"] is None and row["actual_pct"] is None
 
 
+def test_the_workloads_dashboard_shows_the_capture_ratio_of_each_day(superset, api, charts):
+    [chart_id] = [c["id"] for c in charts if c["slice_name"] == "Capture ratio"]
+    got = {row["day"]: row["capture_ratio_pct"] for row in chart_result_for_system(api, chart_id, "\\PROD1")["data"]}
+    want = serving_rows(
+        superset.home,
+        "select day, 100 * max(captured_cpu_s) / max(measured_cpu_s) from marts.rpt_workload_cost_per_transaction "
+        "where system_name = '\\PROD1' group by day",
+    )
+    assert len(got) == len(want) == 60
+    assert got == {normalized(day, temporal=True): pytest.approx(ratio) for day, ratio in want}
+    assert all(50 < ratio < 100 for _, ratio in want)  # MEASURE's processes capture most, not all, of the busy time
+
+
 # -- SQL Lab cannot escape the warehouse --------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ingest import cli, dbt_runner, pipeline
 from ingest.capacity import sizing
@@ -30,7 +31,7 @@ from read_only_db import read_only
 
 REPO = Path(__file__).parents[2]
 START, DAYS, SEED = dt.date(2026, 1, 4), 3, 14
-MODELS = "+fct_workload_hourly +fct_workload_userdef_hourly +fct_zos_work_hourly +fct_workload_tcp_hourly +fct_workload_weekly +fct_workload_daily +rpt_capacity_sizing_measured +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_cpu_weekly"
+MODELS = "+fct_workload_hourly +fct_workload_userdef_hourly +fct_zos_work_hourly +fct_workload_tcp_hourly +fct_workload_weekly +fct_workload_daily +rpt_capacity_sizing_measured +rpt_workload_characterization +rpt_workload_cost_per_transaction +fct_capacity_cost_per_transaction +fct_cpu_weekly"
 
 
 @pytest.fixture(scope="module")
@@ -163,7 +164,7 @@ def test_smf30_steps_take_their_report_class_workload_else_their_service_class_o
         select distinct job_name, workload from marts.fct_zos_work_hourly where work_type = 'STC'""").fetchall())
     # RTCPIP names the TCP/IP stack, whose service class SYSSTC no row maps; DDF* (priority 10) wins
     assert jobs == {"CICSPRD1": "ONLINE", "CICSPRD2": "ONLINE", "DB2PDBM1": "STARTED-TASKS", "DB2PDIST": "DB2-DDF",
-                    "MQP1MSTR": "STARTED-TASKS", "TCPIP": "TCPIP"}
+                    "MQP1MSTR": "STARTED-TASKS", "TCPIP": "TCPIP", "FTPD1": "FTP", "TN3270": "TN3270"}
     pieces = db.execute("""
         select report_class, service_class, sum(cpu_s) from intermediate.int_zos_work__piece group by all""").fetchall()
     want: dict[str, float] = defaultdict(float)
@@ -259,24 +260,89 @@ def test_processor_weeks_condense_their_shift_rows(db):
     assert {k[3] for k in got} == {dt.date(2025, 12, 29), dt.date(2026, 1, 5)}
 
 
-def test_cost_per_transaction_by_component(db):
-    component = {r["workload"]: r["component"] for r in seed_rows()}
-    hours = db.execute("""
-        select system_name, cast(hour_start as date), workload, cpu_s, transactions
-        from marts.fct_workload_hourly where platform = 'nonstop'""").fetchall()
-    cpu: dict[tuple, float] = defaultdict(float)
-    tx: dict[tuple, float] = defaultdict(float)
-    for system, day, workload, cpu_s, transactions in hours:
-        kind = component.get(workload, "system")  # unassigned work is system overhead
-        cpu[(system, day, kind)] += cpu_s
-        if kind == "application":
-            tx[(system, day)] += transactions
-    got = db.execute("""
-        select system_name, day, component, cpu_ms_per_transaction from marts.rpt_workload_cost_per_transaction
-        where platform = 'nonstop'""").fetchall()
-    assert {(s, d, c): round(ms, 6) for s, d, c, ms in got} == {
-        k: round(1000 * v / tx[k[:2]], 6) for k, v in cpu.items()}
-    assert {c for _, _, c, _ in got} == {"application", "tmf_disk", "line_handler", "system"}
+def measured_system_days(db) -> dict[tuple, dict]:
+    """Per platform, system and day, recomputed from the rows below the marts: the busy seconds of all the
+    processors (MEASURE CPU; RMF CP busy), the transactions (MEASURE THROUGHPUT counters; the transactions
+    ended in the application service classes) and each component's process or class CPU (MEASURE PROCESS;
+    SMF 72.3), over the hours that have both processors and transactions."""
+    component = {(r["platform"], r["workload"]): r["component"] for r in seed_rows()}
+    busy = {("nonstop", s, h): v for s, h, v in db.execute("""
+        select system_name, hour_start, sum(busy_pct / 100 * measured_s) from intermediate.int_cpu__hourly
+        where source = 'measure' group by all""").fetchall()}
+    busy |= {("zos", s, h): v for s, h, v in db.execute("""
+        select system_id, date_trunc('hour', interval_start), sum(busy_s) from marts.fct_zos_cpu_type_interval
+        where cpu_type = 'CP' group by all""").fetchall()}
+    tx = {("nonstop", s, h): v for s, h, v in db.execute("""
+        select system_name, hour_start, sum(counter_value) from intermediate.int_userdef__hourly
+        where counter_name = 'THROUGHPUT' group by all""").fetchall()}
+    for system, hour, workload, n in db.execute("""
+            select system_name, hour_start, workload, transactions from intermediate.int_workload__hourly
+            where platform = 'zos'""").fetchall():
+        if component.get(("zos", workload)) == "application":
+            tx[("zos", system, hour)] = tx.get(("zos", system, hour), 0) + n
+    process = [("nonstop", s, h, workload_of("nonstop", {"program": p, "process": n}), c) for s, h, p, n, c in db.execute("""
+        select system_name, hour_start, program_file_name, process_name, cpu_busy_s from intermediate.int_process__hourly""").fetchall()]
+    process += [("zos", s, h, workload_of("zos", {"service_class": c}), v) for s, h, c, v in db.execute("""
+        select system_id, date_trunc('hour', interval_start), class_name, cp_cpu_s from staging.stg_smf__workload_period
+        where not is_report_class""").fetchall()]
+    days: dict[tuple, dict] = defaultdict(lambda: {"measured": 0.0, "transactions": 0, "components": defaultdict(float)})
+    for key in busy.keys() & tx.keys():
+        day = days[(key[0], key[1], key[2].date())]
+        day["measured"] += busy[key]
+        day["transactions"] += tx[key]
+    for platform, system, hour, workload, cpu_s in process:
+        if (platform, system, hour) in busy.keys() & tx.keys():
+            days[(platform, system, hour.date())]["components"][component.get((platform, workload), "system")] += cpu_s
+    return days
+
+
+def test_cost_per_transaction_components_add_up_to_the_measured_cpu(db):
+    days = measured_system_days(db)
+    got: dict[tuple, dict] = defaultdict(dict)
+    for platform, system, day, component, cpu_s, tx, ms, total_ms, measured, captured, capture in db.execute("""
+            select platform, system_name, day, component, cpu_s, transactions, cpu_ms_per_transaction,
+                total_cpu_ms_per_transaction, measured_cpu_s, captured_cpu_s, capture_ratio_pct
+            from marts.rpt_workload_cost_per_transaction""").fetchall():
+        want = days[(platform, system, day)]
+        captured_want = sum(want["components"].values())
+        # one transaction count and one total: all the processors' busy seconds x 1000 / transactions
+        assert (tx, round(measured, 3), round(captured, 3)) == (want["transactions"], round(want["measured"], 3), round(captured_want, 3))
+        assert total_ms == pytest.approx(1000 * want["measured"] / want["transactions"], rel=1e-9)
+        assert capture == pytest.approx(100 * captured_want / want["measured"], rel=1e-9)
+        # system overhead: "the difference between total CPU time and all processes" (seed 001 L3441)
+        cpu_want = want["measured"] - captured_want if component == "system_overhead" else want["components"][component]
+        assert cpu_s == pytest.approx(cpu_want, rel=1e-9, abs=1e-6)
+        assert ms == pytest.approx(1000 * cpu_want / want["transactions"], rel=1e-9, abs=1e-9)
+        got[(platform, system, day)][component] = (ms, total_ms)
+    assert got.keys() == days.keys() and {k[1] for k in got} == {"SYSA", "\\PROD1"}
+    for components in got.values():  # the components of a system-day add up to its total (Fig. 7's rows to theirs)
+        total_ms = next(iter(components.values()))[1]
+        assert sum(ms for ms, _ in components.values()) == pytest.approx(total_ms, rel=0.01)
+    assert {c for k, v in got.items() if k[0] == "nonstop" for c in v} == {
+        "application", "pathway_tcp", "tmf_disk", "line_handler", "system", "system_overhead"}
+    # the generated z/OS day: the classes capture CAPTURE_RATIO of the CP busy time
+    assert {round(v["system_overhead"][0] / v["system_overhead"][1], 2) for k, v in got.items() if k[0] == "zos"} == {
+        round(1 - smf_plan.CAPTURE_RATIO, 2)}
+
+
+def test_cost_per_transaction_marts_count_the_same_transactions(db):
+    hourly = db.execute("""
+        select system_name, cast(period_start as date), sum(transactions), sum(cpu_count * busy_pct / 100 * period_s)
+        from marts.fct_capacity_cost_per_transaction where source <> 'benchmark' group by all""").fetchall()
+    daily = dict(((s, d), (tx, measured)) for s, d, tx, measured in db.execute("""
+        select distinct system_name, day, transactions, measured_cpu_s from marts.rpt_workload_cost_per_transaction""").fetchall())
+    assert {(s, d): (tx, round(cpu, 3)) for s, d, tx, cpu in hourly} == {k: (tx, round(m, 3)) for k, (tx, m) in daily.items()}
+
+
+def test_daily_workload_shares_add_up_to_100_and_the_chart_shows_the_top_band(db):
+    totals = [t for (t,) in db.execute("""
+        select sum(cpu_share_pct) from marts.fct_workload_daily group by platform, system_name, shift_date""").fetchall()]
+    assert totals and all(t == pytest.approx(100, abs=1e-9) for t in totals)
+    chart = yaml.safe_load((REPO / "dashboards/charts/share_of_cpu_by_workload.yaml").read_text())
+    form_data = json.loads(chart["query_context"])["form_data"]
+    for params in (chart["params"], form_data):  # a fixed top of 100 hid the band of a day at 100.0000001
+        low, high = params["y_axis_bounds"]
+        assert low == 0 and (high is None or high >= max(totals))
 
 
 def test_sizing_report_applies_the_documents_formulas_to_the_measured_workloads(home, db, capsys):
@@ -300,7 +366,7 @@ def test_sizing_report_applies_the_documents_formulas_to_the_measured_workloads(
 
 def test_sizing_mart_applies_the_formulas_to_the_measured_ftp_tn3270_and_application_work(home, db, capsys):
     cols = ("ftp_transfers", "ftp_bytes", "ftp_cpu_s", "tn3270_sessions", "tn3270_session_hours", "tn3270_bytes",
-            "tn3270_cpu_s", "mips_per_engine", "application_cpu_ms_per_transaction", "pathlength_ki",
+            "tn3270_cpu_s", "ftp_ki_per_kb", "mips_per_engine", "application_cpu_ms_per_transaction", "pathlength_ki",
             "tn3270_terminals_per_processor")
     got = {(r[0], r[1]): dict(zip(cols, r[2:])) for r in db.execute(f"""
         select system_id, measured_date, {', '.join(cols)} from marts.rpt_capacity_sizing_measured""").fetchall()}
@@ -315,11 +381,13 @@ def test_sizing_mart_applies_the_formulas_to_the_measured_ftp_tn3270_and_applica
     assert got.keys() == {("SYSA", p.day) for p in plans()}
     for plan in plans():
         row = got[("SYSA", plan.day)]
-        # the demo has no FTP or TN3270 report class of its own (the TN3270 server runs in TCPIP): no CPU of them
+        # the FTP and TN3270 servers' SMF 30 intervals, by their report classes RFTPD and RTN3270
+        server_cpu = {w: sum(r.cpu_tcb_cs + r.cpu_srb_cs for r in plan.work if r.workload == w and r.subtype == 2) / 100
+                      for w in ("FTP", "TN3270")}
         assert (row["ftp_transfers"], row["ftp_bytes"], row["ftp_cpu_s"]) == (
-            len(plan.ftp), sum(t.transfer_bytes for t in plan.ftp), None)
+            len(plan.ftp), sum(t.transfer_bytes for t in plan.ftp), pytest.approx(server_cpu["FTP"], abs=1e-6))
         assert (row["tn3270_sessions"], row["tn3270_bytes"], row["tn3270_cpu_s"]) == (
-            len(plan.tn3270), sum(t.in_bytes + t.out_bytes for t in plan.tn3270), None)
+            len(plan.tn3270), sum(t.in_bytes + t.out_bytes for t in plan.tn3270), pytest.approx(server_cpu["TN3270"], abs=1e-6))
         assert row["tn3270_session_hours"] == pytest.approx(
             sum((t.end - t.start).total_seconds() for t in plan.tn3270) / 3600, abs=0.01)
         cpu_ms = 1000 * cost[plan.day][0] / cost[plan.day][1]
@@ -328,8 +396,17 @@ def test_sizing_mart_applies_the_formulas_to_the_measured_ftp_tn3270_and_applica
         assert row["pathlength_ki"] == pytest.approx(sizing.pathlength_ki_of_cpu_ms(cpu_ms, 1200), abs=1e-3)
         assert row["tn3270_terminals_per_processor"] == pytest.approx(
             sizing.tn3270_terminals_per_processor(0.70, 1200, cpu_ms * 1200), abs=1e-3)
-    # the report prints the mart
+        # the mart gives back the coefficients the generator's servers ran at (seed 004: KI per KB moved; 2
+        # transactions a minute of 280 KI per session), to the centisecond each SMF interval is rounded to
+        kb, kips = row["ftp_bytes"] / 1024, 1000 * row["mips_per_engine"]
+        assert row["ftp_ki_per_kb"] == pytest.approx(smf_plan.FTP_KI_PER_KB, abs=0.05)
+        assert row["ftp_ki_per_kb"] == pytest.approx(round(row["ftp_cpu_s"] * kips / kb, 4), abs=1e-4)
+        assert row["tn3270_cpu_s"] * kips / (row["tn3270_session_hours"] * 60) == pytest.approx(
+            smf_plan.TN3270_TRANSACTIONS_PER_MIN * sizing.TN3270_OVERHEAD_KI_PER_TXN, rel=0.05)
+    # the report prints the mart, every FTP and TN3270 column filled
     assert cli.main(["--home", str(home.root), "report", "sizing", "--measured", "--format", "json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert [(r["system_id"], r["measured_date"], r["ftp_bytes"]) for r in printed] == sorted(
         (s, d.isoformat(), v["ftp_bytes"]) for (s, d), v in got.items())
+    columns = [c for c in printed[0] if c.startswith(("ftp_", "tn3270_"))]
+    assert len(columns) == 12 and all(r[c] is not None for r in printed for c in columns), printed

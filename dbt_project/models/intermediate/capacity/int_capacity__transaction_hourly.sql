@@ -1,9 +1,13 @@
--- The hours of fct_capacity_cost_per_transaction: per system and hour, the processors' busy seconds and
--- the transactions that ran, from two sources:
---   measure: the processors of int_cpu__hourly, transactions from the USERDEF THROUGHPUT accumulators
---            (King 1986, Fig. 3) that ran in the hour;
---   smf:     RMF's CP busy (fct_zos_cpu_type_interval), transactions = the jobs that ended in the hour
---            (SMF 30 subtype 5).
+-- The hours of what a transaction costs (fct_capacity_cost_per_transaction, and by component
+-- rpt_workload_cost_per_transaction): per system and hour, the processors' busy seconds and the
+-- transactions that ran, one definition for both marts:
+--   measure: all the processors of int_cpu__hourly (MEASURE CPU busy), transactions from the USERDEF
+--            THROUGHPUT accumulators (King 1986, Fig. 3): the transactions the application completed,
+--            seed 001's "number of transactions completed during the measured period" (L3487), not the
+--            $RECEIVE messages of its servers (a transaction calls several servers, L3412);
+--   smf:     RMF's CP busy (fct_zos_cpu_type_interval), transactions = those that ended in the hour in
+--            the service classes of the application workloads (SMF 72.3, seed workload_definitions
+--            component `application`).
 -- A day model of the hour's day: every input places its rows in the day of the hour they fall in.
 {{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
 with measure_cpu as (
@@ -15,7 +19,8 @@ with measure_cpu as (
         avg(measured_s) as period_s,
         sum(busy_pct / 100 * measured_s) as busy_cpu_s
     from {{ ref('int_cpu__hourly') }}
-    where busy_pct is not null
+    where source = 'measure'
+        and busy_pct is not null
         and {{ touched('system_name', 'hour_start', 'day') }}
     group by system_name, hour_start
 ),
@@ -43,20 +48,26 @@ smf_cpu as (
     group by system_id, {{ dbt.date_trunc('hour', 'interval_start') }}
 ),
 
-smf_jobs as (
+smf_transactions as (
     select
         'smf' as source,
-        system_id as system_name,
-        {{ dbt.date_trunc('hour', 'period_end') }} as hour_start,
-        cast(count(distinct job_id || '|' || coalesce(job_name, '')) as double) as transactions
-    from {{ ref('stg_smf__work') }}
-    where record_subtype = 5
-        and {{ touched('system_id', 'period_end', 'day') }}
-    group by system_id, {{ dbt.date_trunc('hour', 'period_end') }}
+        w.system_name,
+        w.hour_start,
+        cast(sum(w.transactions) as double) as transactions
+    from {{ ref('int_workload__hourly') }} as w
+    inner join (
+        select distinct workload from {{ ref('workload_definitions') }}
+        where platform = 'zos' and component = 'application'
+    ) as a
+        on a.workload = w.workload
+    where w.platform = 'zos'
+        and {{ touched('w.system_name', 'w.hour_start', 'day') }}
+    group by w.system_name, w.hour_start
 )
 
 select
     cpu.source,
+    case when cpu.source = 'measure' then 'nonstop' else 'zos' end as platform,
     cpu.system_name,
     cpu.hour_start,
     cpu.period_s,
@@ -64,5 +75,5 @@ select
     cpu.busy_cpu_s,
     work.transactions
 from (select * from measure_cpu union all select * from smf_cpu) as cpu
-inner join (select * from measure_throughput union all select * from smf_jobs) as work
+inner join (select * from measure_throughput union all select * from smf_transactions) as work
     using (source, system_name, hour_start)

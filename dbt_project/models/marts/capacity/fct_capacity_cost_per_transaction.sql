@@ -4,10 +4,14 @@
 -- utilization; per CPU, 1000 / CPU ms per transaction). Three sources, one row per system and hour or
 -- per benchmark run:
 --   measure:   the processors of MEASURE, transactions from the USERDEF THROUGHPUT accumulators;
---   smf:       RMF's CP busy, transactions = the jobs that ended in the hour;
+--   smf:       RMF's CP busy, transactions = those ended in the application service classes (72.3);
 --   benchmark: the runs of fct_benchmark_run that give utilization and a transaction rate.
 -- The hours come from the day model int_capacity__transaction_hourly; this table adds the benchmark
 -- runs (which belong to no system and day) and reads one row per system and hour, not the processors'.
+-- Why two marts and not one: this one is the total per hour and per run, with ETR and ITR;
+-- rpt_workload_cost_per_transaction splits the same hours' total by component per day (what the
+-- Workloads dashboard stacks). Both read int_capacity__transaction_hourly, so a day's hours here add up
+-- to that day's total there: one transaction count, one total CPU.
 with hours as (
     select
         source,

@@ -71,8 +71,13 @@ class FileProgress:
 
         self.base = base
         self.bar = progress_bar("ingest")
+        self.closed = False
 
     def __call__(self, done: int, total: int, res) -> None:
+        if self.bar is not None and self.closed:  # the demo's next night: a new bar
+            from ingest.output import progress_bar
+
+            self.bar, self.closed = progress_bar("ingest"), False
         if self.bar is not None:
             self.bar.update(done, total)
             if res.ok:
@@ -92,8 +97,9 @@ class FileProgress:
                 f"skipped={res.rows_skipped}; rows written={res.rows_loaded}")
 
     def close(self) -> None:
-        if self.bar is not None:
+        if self.bar is not None and not self.closed:
             self.bar.close()
+            self.closed = True
 
 
 def _file_progress(args, base: Path | None = None) -> FileProgress | None:
@@ -298,7 +304,8 @@ def cmd_demo(args) -> int:
             print(f"generated {len(result.generated)} demo files in {shown(home.landing)}")
         elif step.name == "ingest":
             print(
-                f"ingested {len(result.files)} files: {sum(r.records_loaded for r in result.files):,} records, "
+                f"night of {result.night}: ingested {len(result.files)} files that landed by then: "
+                f"{sum(r.records_loaded for r in result.files):,} records, "
                 f"{sum(r.rows_loaded for r in result.files):,} rows into {shown(home.db_path)}"
             )
             if failed:

@@ -1,5 +1,6 @@
 """ingest -> build -> check -> publish, written once: ``perfdb run``, ``perfdb demo`` and the tests' shared
-warehouse all go through ``run`` (the demo through ``demo``, which first writes every generator's demo data).
+warehouse all go through ``run`` (the demo through ``demo``, which first writes every generator's demo data,
+then runs it night by night as it would have landed).
 
     result = pipeline.run(home)
     result.steps == [Step("ingest", "passed", "195 files: 195 loaded, 0 with rejects, ..."),
@@ -15,11 +16,13 @@ checks passed (or the checks were skipped); files with rejects do not stop a run
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from ingest import dbt_runner
+from ingest.generate._landing import landing_day
 from ingest.home import Home
 from ingest.plugins import GENERATORS, public_modules
 from ingest.warehouse.database import FileResult, close, connect
@@ -47,6 +50,7 @@ class PipelineResult:
     files: list[FileResult] = field(default_factory=list)  # the ingest step's, one per file
     validation: RunReport | None = None  # the check step's
     generated: list[Path] = field(default_factory=list)  # the demo's files, written into landing/
+    night: dt.date | None = None  # the demo's night whose files the steps take in (demo_nights)
 
     @property
     def ok(self) -> bool:
@@ -129,11 +133,12 @@ class Engine:
     build_failed: str = "dbt build failed"
 
 
-def run_steps(engine: Engine, *, check: bool = True, stop_on_rejects: bool = False,
+def run_steps(engine: Engine, *, check: bool = True, stop_on_rejects: bool = False, build_only: bool = False,
               on_file: OnFile | None = None, on_step: OnStep | None = None,
               result: PipelineResult | None = None) -> PipelineResult:
     """Ingest, build, check (unless ``check`` is False), publish, told step by step; steps after a failed
-    build or check do not run, nor any after rejects when ``stop_on_rejects``."""
+    build or check do not run, nor any after rejects when ``stop_on_rejects``, nor any after the build when
+    ``build_only`` (an earlier night of the demo: the last night's check covers what it loaded)."""
     result = result if result is not None else PipelineResult()
 
     def done(step: Step) -> bool:
@@ -149,6 +154,8 @@ def run_steps(engine: Engine, *, check: bool = True, stop_on_rejects: bool = Fal
         done(Step("build", FAILED, engine.build_failed))
         return result
     done(Step("build", PASSED, built))
+    if build_only:
+        return result
     if check:
         report = result.validation = engine.validate()
         problems = ([report.error] if report.error else []) + [o.headline() for o in report.failures]
@@ -162,11 +169,11 @@ def run_steps(engine: Engine, *, check: bool = True, stop_on_rejects: bool = Fal
     return result
 
 
-def run(home: Home, *, check: bool = True, stop_on_rejects: bool = False, quiet: bool = False,
-        on_file: OnFile | None = None, on_step: OnStep | None = None,
+def run(home: Home, *, paths: list[Path] | None = None, check: bool = True, stop_on_rejects: bool = False,
+        build_only: bool = False, quiet: bool = False, on_file: OnFile | None = None, on_step: OnStep | None = None,
         result: PipelineResult | None = None) -> PipelineResult:
-    """Ingest landing/, build, check, publish on the home's DuckDB warehouse; ``quiet`` keeps dbt's output
-    back (it is printed on stderr when the build fails)."""
+    """Ingest ``paths`` (default landing/), build, check, publish on the home's DuckDB warehouse; ``quiet``
+    keeps dbt's output back (it is printed on stderr when the build fails)."""
 
     def build() -> str | None:
         if dbt_runner.build(home, quiet=quiet) != 0:
@@ -178,10 +185,10 @@ def run(home: Home, *, check: bool = True, stop_on_rejects: bool = False, quiet:
 
         return validate_warehouse(home, everything=False)  # the slice loaded since the last pass
 
-    engine = Engine(ingest=lambda on: ingest_paths(home, [home.landing], on_file=on),
+    engine = Engine(ingest=lambda on: ingest_paths(home, [home.landing] if paths is None else paths, on_file=on),
                     build=build, validate=validate, publish=lambda checked: publish(home))
-    return run_steps(engine, check=check, stop_on_rejects=stop_on_rejects, on_file=on_file, on_step=on_step,
-                     result=result)
+    return run_steps(engine, check=check, stop_on_rejects=stop_on_rejects, build_only=build_only,
+                     on_file=on_file, on_step=on_step, result=result)
 
 
 def _done(result: PipelineResult, step: Step, on_step: OnStep | None) -> bool:
@@ -202,9 +209,35 @@ def write_demo_landing(home: Home, seed: int) -> list[Path]:
     return written
 
 
+def demo_nights(paths: list[Path]) -> list[tuple[dt.date, list[Path]]]:
+    """The demo's files by the night that takes them in: those that landed in one month (``landing_day``), on
+    the last day one of them landed. So the demo's two months build as a site's nights would have built them,
+    month by month as seed 001 reviews projected against actual growth (L1866-1872), and the forecasts of the
+    earlier nights meet the peaks measured after them.
+
+        demo_nights(files) == [(date(2026, 1, 26), [...]), (date(2026, 2, 23), [...]), (date(2026, 3, 6), [...])]
+    """
+    by_month: dict[tuple[int, int], list[tuple[dt.date, Path]]] = {}
+    for path in paths:
+        day = landing_day(path)
+        by_month.setdefault((day.year, day.month), []).append((day, path))
+    return [(max(day for day, _ in landed), sorted(path for _, path in landed))
+            for _, landed in sorted(by_month.items())]
+
+
 def demo(home: Home, seed: int, *, check: bool = True, quiet: bool = True, on_file: OnFile | None = None,
          on_step: OnStep | None = None) -> PipelineResult:
-    """The demo data set generated into landing/, then ``run``, stopping at the first rejected file."""
+    """The demo data set generated into landing/, then ``run`` night by night (``demo_nights``): each night
+    ingests and builds the files that landed by then (incrementally: what they touched), the last one also
+    checks what every night loaded and publishes; it stops at the first rejected file."""
     result = PipelineResult(generated=write_demo_landing(home, seed))
-    _done(result, Step("generate", PASSED, f"generated {len(result.generated)} demo files in {home.landing}"), on_step)
-    return run(home, check=check, stop_on_rejects=True, quiet=quiet, on_file=on_file, on_step=on_step, result=result)
+    nights = demo_nights(result.generated)
+    _done(result, Step("generate", PASSED, f"generated {len(result.generated)} demo files in {home.landing}, "
+                       f"landing over {len(nights)} nights"), on_step)
+    for n, (night, paths) in enumerate(nights, 1):
+        result.night = night
+        run(home, paths=paths, check=check, stop_on_rejects=True, build_only=n < len(nights), quiet=quiet,
+            on_file=on_file, on_step=on_step, result=result)
+        if not result.ok:
+            break
+    return result

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ingest.formats.benchmark.run_schema import FORMAT_NAME
 from ingest.cli_options import add_generator_options, forms_of, output_dir, subcommand
+from ingest.generate._landing import landed
 from ingest.home import Home
 
 # what `perfdb generate --help` lists and `perfdb generate benchmark --help` explains
@@ -200,17 +201,18 @@ def generate(out: Path, start: dt.date, days: int, seed: int, forms: list[str],
         if "aping" in forms:
             path = out / f"{host}__aping__{day:%Y%m%d}T160000.txt"
             path.write_text(aping_text(day, rng, host, partner), encoding="utf-8")
-            written.append(path)
+            written.append(landed(path, day))
+    last_day = start + dt.timedelta(days=days - 1)  # the files that collect every day's runs land after it
     if "jsonl" in forms:
         for name, records in (("appc_tuning.jsonl", appc), ("tn3270.jsonl", tn)):
             write_jsonl(out / name, records)
-            written.append(out / name)
+            written.append(landed(out / name, last_day))
     if "csv" in forms:
         write_csv(out / "vtam_bulk.csv", vtam)
-        written.append(out / "vtam_bulk.csv")
+        written.append(landed(out / "vtam_bulk.csv", last_day))
     elif "jsonl" in forms:
         write_jsonl(out / "vtam_bulk.jsonl", vtam)
-        written.append(out / "vtam_bulk.jsonl")
+        written.append(landed(out / "vtam_bulk.jsonl", last_day))
     return sorted(written)
 
 

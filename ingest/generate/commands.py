@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Callable
 
 from ingest.cli_options import add_generator_options, output_dir, positive_int, subcommand
+from ingest.generate._landing import landed
 from ingest.home import Home
 
 # what `perfdb generate --help` lists and `perfdb generate commands --help` explains
@@ -447,6 +448,7 @@ class _Logs:
     def __init__(self, out: Path):
         self.out = out
         self.files: dict[Path, object] = {}
+        self.last_day: dict[Path, dt.date] = {}
 
     def write(self, host: str, command: str, t: dt.datetime, text: str, header: bool = True) -> None:
         path = self.out / host / command / f"{host}_{command}_{t:%Y-%m}.log"
@@ -454,6 +456,7 @@ class _Logs:
         if f is None:
             path.parent.mkdir(parents=True, exist_ok=True)
             f = self.files[path] = path.open("w", encoding="utf-8", newline="\n")
+        self.last_day[path] = t.date()
         if header:
             f.write(f"# captured: {t:%Y-%m-%dT%H:%M:%S} host: {host}\n")
         f.write(text if text.endswith("\n") else text + "\n")
@@ -461,7 +464,7 @@ class _Logs:
     def close(self) -> list[Path]:
         for f in self.files.values():
             f.close()
-        return sorted(self.files)
+        return [landed(path, self.last_day[path]) for path in sorted(self.files)]
 
 
 def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) -> list[Path]:

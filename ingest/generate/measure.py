@@ -30,6 +30,7 @@ from itertools import chain, groupby
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from ingest.generate._landing import landed
 from ingest.generate._measure_inventory import SystemSpec
 from ingest.generate._measure_model import TABLES, MeasureModel
 from ingest.cli_options import add_generator_options, forms_of, output_dir, subcommand
@@ -86,7 +87,8 @@ def _write(model: MeasureModel, writers: dict[str, Callable], dates, out: Path, 
         for form, writer in writers.items():
             directory = out / form / model.spec.short_name / label
             directory.mkdir(parents=True, exist_ok=True)
-            written.extend(writer(model, days, directory))
+            # a period's files land together, after its last day
+            written.extend(landed(path, days[-1]) for path in writer(model, days, directory))
     return written
 
 

@@ -35,6 +35,7 @@ import sys
 from pathlib import Path
 
 from ingest.cli_options import add_generator_options, output_dir, positive_int, subcommand
+from ingest.generate._landing import landed
 from ingest.generate._smf_plan import DEMO_START, plan_day
 from ingest.generate._smf_records import BLKSIZE, day_records, write_dump
 from ingest.home import Home
@@ -52,7 +53,7 @@ def generate(out_dir: Path, systems: list[str], start: dt.date, days: int, seed:
             span = [start + dt.timedelta(days=d) for d in range(first, min(days, first + days_per_file))]
             records = [r for day in span for r in day_records(plan_day(sid, day, seed))]
             name = f"SMF.{sid}.D{span[0]:%y%j}.D{span[-1]:%y%j}.{forms[sid].upper()}.dump"
-            written.append(write_dump(out_dir / name, records, forms[sid], blksize))
+            written.append(landed(write_dump(out_dir / name, records, forms[sid], blksize), span[-1]))
     return written
 
 

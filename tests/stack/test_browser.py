@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import socket
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -279,3 +280,42 @@ def test_the_data_health_dashboard_shows_the_validation_history(dashboards):
     assert {"Expectations per validation run", "Failing expectations of the latest run"} <= {
         c["slice_name"] for c in health["charts"]
     }
+
+
+# the tables of kept forecasts against the peaks measured since, on the two dashboards that show them
+FORECAST_TABLES = {
+    "perfdb-workloads": ["Forecast vs actual"],
+    "perfdb-capacity": ["Forecast vs actual", "Projected vs actual by month and quarter"],
+}
+
+
+def chart_data(responses, chart_id: int) -> dict:
+    """The answer the page received for one chart's rows (its first query)."""
+    answers = [r for r in responses if f'"slice_id":{chart_id}' in urllib.parse.unquote(r.url).replace(" ", "")]
+    assert answers, f"no chart-data request of chart {chart_id}"
+    return answers[-1].json()["result"][0]
+
+
+def test_the_workloads_and_capacity_dashboards_draw_forecasts_against_what_was_measured(page, superset, dashboards):
+    """The demo builds its two months night by night, so on first view the forecasts of the earlier nights
+    stand against the peaks measured on their target days: rows drawn, not the note of a young warehouse."""
+    for dashboard in [d for d in dashboards if d["slug"] in FORECAST_TABLES]:
+        responses, _ = open_dashboard(page, f"{superset.url}/superset/dashboard/{dashboard['slug']}/?standalone=1",
+                                      len(dashboard["charts"]))
+        by_name = {c["slice_name"]: c for c in dashboard["charts"]}
+        for title in FORECAST_TABLES[dashboard["slug"]]:
+            chart = by_name[title]
+            answer = chart_data(responses, chart["id"])
+            assert answer["rowcount"] > 0, f"{dashboard['slug']}: {title} has no rows"
+            if title == "Forecast vs actual":
+                assert all(row["actual_pct"] is not None and row["note"] is None for row in answer["data"])
+            else:
+                assert all(row["forecasts_compared"] > 0 for row in answer["data"])
+            card = page.locator(CHART).filter(has=page.get_by_text(title, exact=True))
+            drawn = card.locator("table tbody tr")
+            page_length = chart["form_data"]["page_length"]
+            assert drawn.count() == min(answer["rowcount"], page_length), f"{dashboard['slug']}: {title}"
+            # the first row drawn is the answer's first row (a number as the table formats it)
+            first = answer["data"][0]
+            value = first["actual_pct"] if "actual_pct" in first else first["mean_actual_pct"]
+            assert f"{value:.1f}" in drawn.first.inner_text(), f"{dashboard['slug']}: {title}"

@@ -1,12 +1,16 @@
 """The pipeline ``perfdb run``, ``perfdb demo`` and the shared test warehouse go through: ingest -> build ->
-check -> publish, publishing only what built and passed its checks. (The demo's whole way through, with
-its checks passing, is the ``demo_home`` fixture every slow test uses.)"""
+check -> publish, publishing only what built and passed its checks. (The demo's whole way through, night by
+night with its checks passing, is the ``demo_home`` fixture every slow test uses; what its nights leave,
+tests/warehouse/test_forecast_history.py.)"""
 
 from __future__ import annotations
+
+import datetime as dt
 
 import duckdb
 
 from ingest import cli, dbt_runner, pipeline
+from ingest.generate._landing import landed, landing_day
 from ingest.home import Home
 from test_warehouse import CSV_HEADER, _csv_row
 
@@ -67,3 +71,20 @@ def test_stop_on_rejects_ends_the_run_at_ingest(tmp_path):
     assert ingest.problems == [f"{home.landing / 'empty.dat'}: empty file: expected at least one record (at start of file)"]
     assert [r.status for r in result.files] == ["loaded", "rejected"]
     assert not (home.warehouse_dir / "dbt_target").exists()
+
+
+def test_the_demo_takes_its_files_in_a_month_at_a_time_as_they_landed(tmp_path):
+    """A file lands the morning after the last day it holds; the demo's night for the files that landed in a
+    month is the last of those days."""
+    last_days = {"w02.csv": dt.date(2026, 1, 11), "w05.csv": dt.date(2026, 2, 1), "jan.log": dt.date(2026, 1, 31),
+                 "wed.txt": dt.date(2026, 1, 28), "march.dump": dt.date(2026, 3, 5)}
+    files = {}
+    for name, last_day in last_days.items():
+        (tmp_path / name).write_text("data\n")
+        files[name] = landed(tmp_path / name, last_day)
+    assert landing_day(files["w05.csv"]) == dt.date(2026, 2, 2)
+    assert pipeline.demo_nights(list(files.values())) == [
+        (dt.date(2026, 1, 29), [files["w02.csv"], files["wed.txt"]]),
+        (dt.date(2026, 2, 2), [files["jan.log"], files["w05.csv"]]),
+        (dt.date(2026, 3, 6), [files["march.dump"]]),
+    ]

@@ -11,12 +11,15 @@ with the band of the slope's 95 % confidence limits, or the reason there is none
 in units of the service time by an M/M/c model (``ingest.capacity.queueing``), the utilization at which
 response time doubles (for information) and the projection's grade, read from the bands of
 ``marts.rpt_capacity_grade_band`` (the grades of every what-if mart, macros/capacity_grades.sql: within
-capacity, warning, critical, saturated). Sample (terminal)::
+capacity, warning, critical, saturated). Sample (terminal, ``--resource cpu`` on the demo, an excerpt:
+``\\PROD1``'s processors are NonStop TXPs, judged at 85 %, ``\\DEV1``'s VLXs at 95 %, z/OS CPs at 70-80 %)::
 
-    resource        system  name            type  peak %  limit  growth/30d  crosses     status           at +10%  response x  grade
-    processor_pool  \\DEV1   all processors  3     64.3    95     +2.1        2026-09-14  crosses          70.8     1.38        within capacity
-    cpu             \\PROD1  CPU 00          2     80.2    85     +0.4        2026-06-02  crosses          88.2*    8.47        critical
-    cpu             SYSA    CPU 01          CP    71.5*   70-80  +0.1                    above threshold  78.6*    4.68        warning
+    resource  system  name    peak %  limit  /30d  crosses     status                 +10%    grade
+    --------  ------  ------  ------  -----  ----  ----------  ---------------------  ------  ---------------
+    cpu       \\PROD1  CPU 06   92.8*     85  +3.9  2026-01-07  above threshold        102.1*  saturated
+    cpu       SYSA    CPU 03   78.6*  70-80  +7.9  2026-02-01  above threshold         86.5*  critical
+    cpu       \\DEV1   CPU 01    92.8     95  +4.4  2026-03-13  crosses                102.1*  saturated
+    cpu       \\PROD1  CPU 03    65.9     85  +3.0  2026-09-25  crosses                  72.5  within capacity
 
 ``--cost`` prints what a transaction costs (``marts.fct_capacity_cost_per_transaction``: CPU ms per
 transaction, ETR, ITR) per source, system and day; ``--benchmarks`` the user's benchmark runs beside the

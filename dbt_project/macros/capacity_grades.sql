@@ -35,19 +35,20 @@
     end
 {%- endmacro %}
 
-{#- The seed row of reference_capacity_thresholds that applies to each row of `relation` (columns
-    resource_type and cpu_type): the row of its processor type, else the `*` row of its resource type.
-    The columns of the seed, prefixed `threshold_`, for the select list; `alias` names the join. -#}
-{% macro capacity_threshold_join(relation_alias, alias='thresholds') -%}
-    left join {{ ref('reference_capacity_thresholds') }} as {{ alias }}_own
-        on {{ alias }}_own.resource_type = {{ relation_alias }}.resource_type
-        and {{ alias }}_own.cpu_type = {{ relation_alias }}.cpu_type
-    left join {{ ref('reference_capacity_thresholds') }} as {{ alias }}_any
-        on {{ alias }}_any.resource_type = {{ relation_alias }}.resource_type
-        and {{ alias }}_any.cpu_type = '*'
+{#- The seed rows of reference_capacity_thresholds that may apply to each row of `relation_alias`
+    (columns resource_type and cpu_type), joined as thresholds_own (its processor type's row) and
+    thresholds_any (its resource type's `*` row); capacity_threshold() picks the one that applies. -#}
+{% macro capacity_threshold_join(relation_alias) -%}
+    left join {{ ref('reference_capacity_thresholds') }} as thresholds_own
+        on thresholds_own.resource_type = {{ relation_alias }}.resource_type
+        and thresholds_own.cpu_type = {{ relation_alias }}.cpu_type
+    left join {{ ref('reference_capacity_thresholds') }} as thresholds_any
+        on thresholds_any.resource_type = {{ relation_alias }}.resource_type
+        and thresholds_any.cpu_type = '*'
 {%- endmacro %}
 
-{#- The applying seed row's `column` after capacity_threshold_join. -#}
-{% macro capacity_threshold(column, alias='thresholds') -%}
-    case when {{ alias }}_own.resource_type is not null then {{ alias }}_own.{{ column }} else {{ alias }}_any.{{ column }} end
+{#- `column` of the seed row that applies after capacity_threshold_join: the processor type's own row,
+    else the `*` row. -#}
+{% macro capacity_threshold(column) -%}
+    case when thresholds_own.resource_type is not null then thresholds_own.{{ column }} else thresholds_any.{{ column }} end
 {%- endmacro %}

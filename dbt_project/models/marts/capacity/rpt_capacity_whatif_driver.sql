@@ -9,7 +9,8 @@
 -- processors, as in rpt_capacity_whatif_workload, move by the workloads' shares of its CPU:
 --   U' = U x (1 + sum over w of w's growth x w's share of the system's CPU)
 -- with the response time of the M/M/c model (macros/queueing.sql) and the grade against the
--- resource's available capacity (macros/capacity_grades.sql). Uniform growth g (rpt_capacity_whatif) is the case of every workload growing g.
+-- resource's available capacity (macros/capacity_grades.sql). Uniform growth g (rpt_capacity_whatif)
+-- is the case of every workload growing g.
 {%- set current_days = var('capacity_current_days', 7) %}
 
 with resources as (

@@ -1,7 +1,8 @@
 {#-
     The pieces the what-if reports share (rpt_capacity_whatif, rpt_capacity_whatif_workload,
-    rpt_capacity_whatif_driver): the resources and their current peak, the workloads' recent shares of
-    their systems' CPU, and the grade of a projected utilization.
+    rpt_capacity_whatif_driver): the resources, their current peak and bounds of available capacity,
+    the workloads' recent shares of their systems' CPU, and the columns of a projection (graded by
+    macros/capacity_grades.sql).
 -#}
 
 {#- Each resource's current peak utilization (a fraction) from fct_capacity_forecast, of the listed
@@ -14,6 +15,7 @@
         shift,
         cast(servers as integer) as servers,
         threshold_pct,
+        threshold_upper_pct,
         current_peak_pct / 100 as utilization
     from {{ ref('fct_capacity_forecast') }}
     where current_peak_pct is not null
@@ -56,18 +58,6 @@ workload_shares as (
 )
 {%- endmacro %}
 
-{#- The grade of a projection against the documents' rule of keeping 20-30 % of capacity available
-    (70-80 % busy), after saturation and the resource's own threshold. -#}
-{% macro whatif_assessment(projected_utilization, threshold_pct) -%}
-    case
-        when {{ projected_utilization }} >= 1 then 'saturated: demand exceeds capacity, no steady state'
-        when {{ projected_utilization }} * 100 > {{ threshold_pct }} then 'above the threshold'
-        when {{ projected_utilization }} > 0.8 then 'critical: less than 20 % of capacity available'
-        when {{ projected_utilization }} > 0.7 then 'warning: less than 30 % of capacity available'
-        else 'within capacity'
-    end
-{%- endmacro %}
-
 {#- The columns every processor what-if reports, from `utilization` and `projected_utilization`
     (fractions) beside the resource columns of whatif_resources. -#}
 {% macro whatif_projection_columns() -%}
@@ -77,9 +67,10 @@ workload_shares as (
     shift,
     servers,
     threshold_pct,
+    threshold_upper_pct,
     round(100 * utilization, 4) as current_utilization_pct,
     round(100 * projected_utilization, 4) as projected_utilization_pct,
     round({{ mmc_response_factor('servers', 'utilization') }}, 4) as response_factor,
     round({{ mmc_response_factor('servers', 'projected_utilization') }}, 4) as projected_response_factor,
-    {{ whatif_assessment('projected_utilization', 'threshold_pct') }} as assessment
+    {{ capacity_grade('100 * projected_utilization', 'threshold_pct', 'threshold_upper_pct') }} as assessment
 {%- endmacro %}

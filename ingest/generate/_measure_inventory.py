@@ -70,6 +70,10 @@ class SystemSpec:
     lines: int = 2
     seed: int = 1
     os_version: str = "G06"
+    # MEASURE's CPU-TYPE code (Measure Reference Manual, MEASGETVERSION processor^type): 1 TNS II, 2 TXP,
+    # 3 VLX, 4 CLX, 5 Cyclone, 6 NSR-L, 7 NSR-N/P/K, 8 NSR-W, 9 NSR-G/T/V, 10 NSE; the capacity thresholds
+    # depend on it (seed reference_capacity_thresholds)
+    cpu_type: int = 2
     growth_per_month: float = 0.05
     saturated_cpus: int | None = None  # default: one per 8 CPUs
     file_openers: int = 6  # server processes whose FILE and DISCOPEN entities are measured
@@ -90,6 +94,8 @@ class SystemSpec:
             problems.append(f"discs {self.discs}: expected 1 to 999")
         if not 0 <= self.lines <= 99:
             problems.append(f"lines {self.lines}: expected 0 to 99")
+        if not 1 <= self.cpu_type <= 10:
+            problems.append(f"cpu type {self.cpu_type}: expected a MEASURE CPU-TYPE code, 1 to 10")
         if problems:
             raise ValueError("; ".join(problems))
 

@@ -352,7 +352,7 @@ class MeasureModel:
         free = np.clip(0.55 - 0.35 * busy + rng.normal(0.0, 0.03, (24, n)), 0.02, 0.9)
         cols = self._header(day, np.arange(n))
         cols.update(
-            cpu_type=[2] * (24 * n),
+            cpu_type=[s.cpu_type] * (24 * n),
             memory_pages=[inv.memory_pages] * (24 * n),
             pcbs=[inv.pcbs] * (24 * n),
             cpu_busy_time=self._flat(busy * HOUR_US),

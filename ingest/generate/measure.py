@@ -1,6 +1,6 @@
 """``perfdb generate measure``: realistic MEASURE data for one NonStop system, in any of the three input forms.
 
-    perfdb generate measure --system '\\PROD1' --cpus 8 --days 30 --start 2026-01-05 \\
+    perfdb generate measure --system '\\PROD1' --cpus 8 --cpu-type 2 --days 30 --start 2026-01-05 \\
         --processes 40 --discs 6 --lines 2 --seed 1986 --forms csv,binary,meascom --out DIR
 
 The load model (``_measure_model``) decides the values; this module writes them the way MEASCOM would
@@ -15,7 +15,8 @@ Binary files carry the record name of their layout (the DDL ``FILE is`` name); t
 file per day. The same seed gives the same bytes. An entity with no records (``--lines 0``) gets no file.
 
 ``demo(home, seed)`` writes the demo data set into ``home/landing/measure``: two systems (``\\PROD1`` with 8
-CPUs, ``\\DEV1`` with 4) over 60 days from Monday 2026-01-05, across the January/February boundary. Most
+NonStop TXP CPUs, ``\\DEV1`` with 4 NonStop VLX CPUs, whose capacity thresholds differ: 85 % and 95 %,
+seed 001 L3194) over 60 days from Monday 2026-01-05, across the January/February boundary. Most
 days arrive as structured records in weekly files, binary and CSV alternating by week; every Wednesday
 arrives as a MEASCOM text report.
 """
@@ -48,7 +49,8 @@ DEMO_START = dt.date(2026, 1, 5)
 DEMO_DAYS = 60
 DEMO_SYSTEMS = (
     SystemSpec("\\PROD1", cpus=8, start=DEMO_START, days=DEMO_DAYS, processes=32, discs=6, lines=2, file_openers=3),
-    SystemSpec("\\DEV1", cpus=4, start=DEMO_START, days=DEMO_DAYS, processes=14, discs=3, lines=1, file_openers=2),
+    SystemSpec("\\DEV1", cpus=4, start=DEMO_START, days=DEMO_DAYS, processes=14, discs=3, lines=1, file_openers=2,
+               cpu_type=3),
 )
 DEMO_TEXT_WEEKDAY = 2  # Wednesdays come as MEASCOM text
 
@@ -186,6 +188,8 @@ def add_parser(subparsers) -> None:
     add_generator_options(p, "measure", start=DEMO_START, days=7)
     p.add_argument("--system", default="\\PROD1", help="node name, e.g. '\\PROD1' (default %(default)s)")
     p.add_argument("--cpus", type=int, default=8, help="processors, 1-16 (default %(default)s)")
+    p.add_argument("--cpu-type", type=int, default=SystemSpec.cpu_type,
+                   help="MEASURE CPU-TYPE code of the processors: 1 NonStop II, 2 TXP, 3 VLX, ... 10 (default %(default)s)")
     p.add_argument("--processes", type=int, default=40, help="measured processes (default %(default)s)")
     p.add_argument("--discs", type=int, default=6, help="disc volumes (default %(default)s)")
     p.add_argument("--lines", type=int, default=2, help="communication lines (default %(default)s)")
@@ -201,7 +205,7 @@ def cmd_generate_measure(args) -> int:
     try:
         spec = SystemSpec(
             args.system, args.cpus, args.start, args.days, processes=args.processes, discs=args.discs,
-            lines=args.lines, seed=args.seed, growth_per_month=args.growth, saturated_cpus=args.saturated,
+            lines=args.lines, cpu_type=args.cpu_type, seed=args.seed, growth_per_month=args.growth, saturated_cpus=args.saturated,
         )
     except ValueError as e:
         print(f"perfdb generate measure: {e}", file=sys.stderr)

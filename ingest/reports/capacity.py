@@ -4,14 +4,22 @@
                            [--cost | --benchmarks | --config LISTING] [--format table|csv|json]
 
 The default report answers "when will each resource run out, and what does a growth do": one row per
-resource from ``marts.fct_capacity_forecast`` (its peak now, its threshold, the growth of its daily peak,
-the projected crossing date with the band of the slope's 95 % confidence limits, or the reason there is
-none) with the what-if of ``--growth`` (default +10 %, Evans' what-if step, seed 001 L1833): the projected
-peak and the response time in units of the service time by an M/M/c model (``ingest.capacity.queueing``),
-and the utilization at which response time doubles. Sample (table)::
+resource from ``marts.fct_capacity_forecast`` (its peak now, its bounds of available capacity for its
+resource and processor type, the growth of its daily peak, the projected crossing date of the lower bound
+with the band of the slope's 95 % confidence limits, or the reason there is none) with the what-if of
+``--growth`` (default +10 %, Evans' what-if step, seed 001 L1833): the projected peak, the response time
+in units of the service time by an M/M/c model (``ingest.capacity.queueing``), the utilization at which
+response time doubles (for information) and the projection's grade, read from the bands of
+``marts.rpt_capacity_grade_band`` (the grades of every what-if mart, macros/capacity_grades.sql: within
+capacity, warning, critical, saturated). Sample (terminal, ``--resource cpu`` on the demo, an excerpt:
+``\\PROD1``'s processors are NonStop TXPs, judged at 85 %, ``\\DEV1``'s VLXs at 95 %, z/OS CPs at 70-80 %)::
 
-    resource_type   system_name  resource_name   servers  current_peak_pct  threshold_pct  crossing_date  crossing_date_early  crossing_date_late  status   ...  projected_peak_pct  projected_response_factor  doubling_utilization_pct
-    processor_pool  \\DEV1        all processors        4             64.34           70.0  2026-05-06     2026-04-06           2026-08-03          crosses  ...               70.77                     1.3769                     83.49
+    resource  system  name    peak %  limit  /30d  crosses     status                 +10%    grade
+    --------  ------  ------  ------  -----  ----  ----------  ---------------------  ------  ---------------
+    cpu       \\PROD1  CPU 06   92.8*     85  +3.9  2026-01-07  above threshold        102.1*  saturated
+    cpu       SYSA    CPU 03   78.6*  70-80  +7.9  2026-02-01  above threshold         86.5*  critical
+    cpu       \\DEV1   CPU 01    92.8     95  +4.4  2026-03-13  crosses                102.1*  saturated
+    cpu       \\PROD1  CPU 03    65.9     85  +3.0  2026-09-25  crosses                  72.5  within capacity
 
 ``--cost`` prints what a transaction costs (``marts.fct_capacity_cost_per_transaction``: CPU ms per
 transaction, ETR, ITR) per source, system and day, the total that ``marts.rpt_workload_cost_per_transaction``
@@ -36,18 +44,19 @@ from ingest.reports._marts import ReportError, query_mart, resolve_system, where
 
 # what `perfdb report --help` lists and `perfdb report capacity --help` explains
 HELP = "capacity forecast and what-if per resource, cost per transaction, benchmark comparison, config checks"
-DESCRIPTION = """When each resource crosses its threshold at the current growth, and what a growth does to utilization and
-response time (M/M/c); or the cost per transaction, the benchmark comparison, or the tuning-rule findings
+DESCRIPTION = """When each resource crosses its threshold (by resource and processor type) at the current growth, and what a
+growth does to utilization, response time (M/M/c) and the grade against available capacity; or the cost per transaction, the benchmark comparison, or the tuning-rule findings
 for a parameter listing."""
 
 FORECAST = "marts.fct_capacity_forecast"
+GRADE_BANDS = "marts.rpt_capacity_grade_band"
 COST = "marts.fct_capacity_cost_per_transaction"
 BENCHMARKS = "marts.rpt_benchmark_vs_reference"
 RESOURCES = ("cpu", "processor_pool", "disc", "line", "interface")
 
 FORECAST_COLUMNS = (
-    "resource_type", "system_name", "resource_name", "shift", "servers", "history_points", "current_peak_pct",
-    "threshold_pct", "growth_pct_points_per_30_days", "crossing_date", "crossing_date_early", "crossing_date_late",
+    "resource_type", "system_name", "resource_name", "shift", "servers", "cpu_type", "history_points",
+    "current_peak_pct", "threshold_pct", "threshold_upper_pct", "growth_pct_points_per_30_days", "crossing_date", "crossing_date_early", "crossing_date_late",
     "status", "status_detail",
 )
 WHATIF_COLUMNS = ("whatif_growth_pct", "projected_peak_pct", "response_factor", "projected_response_factor",
@@ -64,44 +73,50 @@ def growth_factor(text: str) -> float:
     return value
 
 
-def whatif_row(current_pct: float | None, threshold_pct: float | None, servers: int, growth: float) -> tuple:
-    """The what-if columns for one resource; a resource without a current peak gets none."""
+def whatif_row(current_pct: float | None, servers: int, growth: float, grade: str | None) -> tuple:
+    """The what-if columns for one resource, with the grade the warehouse gave its projection; a resource
+    without a current peak gets none."""
     if current_pct is None:
-        return (growth * 100, None, None, None, None, "no current peak")
+        return (round(growth * 100, 2), None, None, None, None, None)
     servers = max(1, int(servers or 1))
     result = queueing.what_if(min(current_pct / 100, 0.999999), growth, servers)
-    projected = result["projected_utilization"]
-    if result["saturated"]:
-        assessment = "saturated: demand exceeds capacity, no steady state"
-    elif threshold_pct is not None and projected * 100 > threshold_pct:
-        assessment = "above the threshold"
-    elif projected >= result["doubling_utilization"]:
-        assessment = "response time more than doubled"
-    else:
-        assessment = "within capacity"
 
     def finite(x: float) -> float | None:
         return None if math.isinf(x) else round(x, 4)
 
-    return (round(growth * 100, 2), round(projected * 100, 2), finite(result["response_factor"]),
-            finite(result["projected_response_factor"]), round(result["doubling_utilization"] * 100, 2), assessment)
+    return (round(growth * 100, 2), round(result["projected_utilization"] * 100, 2), finite(result["response_factor"]),
+            finite(result["projected_response_factor"]), round(result["doubling_utilization"] * 100, 2), grade)
+
+
+# The grade of each resource's projection: the band of rpt_capacity_grade_band (the grades of the what-if
+# marts) of its thresholds' row holding the projection, computed as the marts compute it: the current peak
+# as a fraction, grown, back to percent.
+GRADED_FORECAST = f"""
+    select forecast.*, bands.grade
+    from {FORECAST} as forecast
+    left join {GRADE_BANDS} as bands
+        on bands.resource_type = forecast.resource_type
+        and bands.cpu_type = forecast.threshold_cpu_type
+        and (bands.from_pct is null or 100 * (forecast.current_peak_pct / 100 * (1 + $growth)) >= bands.from_pct)
+        and (bands.to_pct is null or 100 * (forecast.current_peak_pct / 100 * (1 + $growth)) < bands.to_pct)
+"""
 
 
 def forecast_rows(home: Home, resource: str | None, system: str | None, growth: float) -> tuple[list[str], list[tuple]]:
     sql, params = where({"resource_type = ?": resource, "system_name = ?": system})
     columns, rows = query_mart(
         home,
-        f"select {', '.join(FORECAST_COLUMNS)} from {FORECAST}{sql} "
+        f"select {', '.join(FORECAST_COLUMNS)}, grade from ({GRADED_FORECAST.replace('$growth', 'cast(? as double)')}){sql} "
         "order by crossing_date nulls last, resource_type, system_name, resource_name, shift",
-        params,
+        [growth, growth, *params],
     )
     index = {c: i for i, c in enumerate(columns)}
     out = []
     for row in rows:
-        extra = whatif_row(row[index["current_peak_pct"]], row[index["threshold_pct"]], row[index["servers"]], growth)
-        rounded = tuple(round(v, 2) if isinstance(v, float) else v for v in row)
+        extra = whatif_row(row[index["current_peak_pct"]], row[index["servers"]], growth, row[index["grade"]])
+        rounded = tuple(round(v, 2) if isinstance(v, float) else v for v in row[:-1])
         out.append(rounded + extra)
-    return list(columns) + list(WHATIF_COLUMNS), out
+    return list(columns[:-1]) + list(WHATIF_COLUMNS), out
 
 
 def cost_rows(home: Home, system: str | None) -> tuple[list[str], list[tuple]]:
@@ -188,26 +203,34 @@ def choose(columns: list[str], rows: list[tuple], view: list[tuple[str, str]]) -
 
 
 def forecast_view(columns: list[str], rows: list[tuple], growth: float) -> tuple[list[str], list[tuple]]:
-    """The forecast on a terminal: one line per resource, a ``*`` after a peak above its threshold; the
-    confidence band, the detail and the M/M/c figures other than the projected response are in CSV/JSON."""
+    """The forecast on a terminal: one line per resource, a ``*`` after a peak at or above its threshold (the
+    lower bound of available capacity), the limit as its band (``70-80``) or its one figure (``85`` for a
+    NonStop TXP) and the projection's grade; the processor type, the confidence band, the detail and the
+    M/M/c figures are in CSV/JSON."""
     index = {c: i for i, c in enumerate(columns)}
 
     def marked(row, column: str) -> str | None:
         value, limit = row[index[column]], row[index["threshold_pct"]]
         if value is None:
             return None
-        return f"{value:.1f}" + ("*" if limit is not None and value > limit else "")
+        return f"{value:.1f}" + ("*" if limit is not None and value >= limit else "")
 
     def one(value, spec: str) -> str | None:
         return None if value is None else format(value, spec)
 
-    headings = ["resource", "system", "name", "peak %", "limit", "growth/30d", "crosses", "status",
-                f"at {growth:+.0%}", "response x"]
+    def limit(row) -> str | None:
+        lower, upper = row[index["threshold_pct"]], row[index["threshold_upper_pct"]]
+        if lower is None or upper is None or lower == upper:
+            return one(lower, "g")
+        return f"{lower:g}-{upper:g}"
+
+    # /30d: the trend's growth in points per 30 days; +10%: the peak the what-if projects
+    headings = ["resource", "system", "name", "peak %", "limit", "/30d", "crosses", "status", f"{growth:+.0%}", "grade"]
     view = [
         (row[index["resource_type"]], row[index["system_name"]], row[index["resource_name"]],
-         marked(row, "current_peak_pct"), one(row[index["threshold_pct"]], ".0f"),
+         marked(row, "current_peak_pct"), limit(row),
          one(row[index["growth_pct_points_per_30_days"]], "+.1f"), row[index["crossing_date"]],
-         row[index["status"]], marked(row, "projected_peak_pct"), one(row[index["projected_response_factor"]], ".2f"))
+         row[index["status"]], marked(row, "projected_peak_pct"), row[index["assessment"]])
         for row in rows
     ]
     return headings, view

@@ -295,19 +295,26 @@ FIRST_DAY = dt.date(2025, 7, 7)  # a Monday
 THRESHOLD = 70.0
 
 
-def _peaks(resource: str, days: int, peak_of_day) -> list[dict]:
+def _peaks(resource: str, days: int, peak_of_day, cpu_type: str | None = None, resource_type: str = "cpu") -> list[dict]:
     rows = []
     for d in range(days):
         day = FIRST_DAY + dt.timedelta(days=d)
-        rows.append({"resource_type": "cpu", "system_name": "GEN", "resource_name": resource, "shift": None,
+        rows.append({"resource_type": resource_type, "system_name": "GEN", "resource_name": resource, "shift": None,
                      "peak_date": day, "servers": 1, "peak_pct": peak_of_day(d, day),
-                     "peak_hour_start": dt.datetime.combine(day, dt.time(11)), "measured_hours": 24})
+                     "peak_hour_start": dt.datetime.combine(day, dt.time(11)), "measured_hours": 24,
+                     "cpu_type": cpu_type})
     return rows
 
 
+# flat processors (no scatter) for the grades: resource -> (MEASURE CPU-TYPE, daily peak %)
+FLAT = {"VLX 00": ("3", 82.0), "VLX 01": ("3", 90.0), "TXP 01": ("2", 82.0), "CPU 04": (None, 68.0),
+        "CPU 05": (None, 95.0), "CPU 06": (None, 90.0)}
+
+
 @pytest.fixture(scope="module")
-def forecast(tmp_path_factory) -> dict[str, dict]:
-    """fct_capacity_forecast built by dbt over generated daily peaks (the model's real SQL)."""
+def forecast_home(tmp_path_factory) -> Home:
+    """fct_capacity_forecast, the grade bands and rpt_capacity_whatif built by dbt over generated daily peaks
+    (the models' real SQL), published."""
     rng = random.Random(5)
 
     def weekday_shape(day):  # weekends carry another, lighter workload; the forecast leaves them out
@@ -320,6 +327,10 @@ def forecast(tmp_path_factory) -> dict[str, dict]:
         _peaks("CPU 01", 120, lambda d, day: 30 + 0.2 * d + weekday_shape(day) + rng.gauss(0, 1.5)),
         _peaks("CPU 02", 120, lambda d, day: 45 + weekday_shape(day) + rng.gauss(0, 2.0)),  # flat
         _peaks("CPU 03", 9, lambda d, day: 40 + 3 * d),  # 7 working days: too little history
+        # a NonStop TXP growing like CPU 00 from 50 %: judged at 85 % (seed 001 L3194), it crosses on day 175
+        _peaks("TXP 00", 120, lambda d, day: 50 + 0.2 * d + weekday_shape(day), cpu_type="2"),
+        *(_peaks(name, 30, lambda d, day, pct=pct: pct, cpu_type=cpu_type) for name, (cpu_type, pct) in FLAT.items()),
+        _peaks("TAPE0", 30, lambda d, day: 50.0, resource_type="tape"),  # no threshold for tapes
     )
     rows = [r for s in series for r in s]
     home = Home(tmp_path_factory.mktemp("forecast_home")).create()
@@ -329,8 +340,16 @@ def forecast(tmp_path_factory) -> dict[str, dict]:
     con.execute("create table marts.fct_capacity_daily_peak as select * exclude (shift), cast(shift as integer) as shift from peaks")
     con.close()
     rc = dbt_runner.run_dbt(home, ["build", "--select", "reference_capacity_thresholds", "calendar", "int_calendar__day",
-                                   "fct_capacity_forecast", "--exclude", "test_type:unit"], quiet=True)
+                                   "fct_capacity_forecast", "rpt_capacity_grade_band", "rpt_capacity_whatif",
+                                   "--exclude", "test_type:unit"], quiet=True)
     assert rc == 0, "dbt build of fct_capacity_forecast failed"
+    serving.publish(home)
+    return home
+
+
+@pytest.fixture(scope="module")
+def forecast(forecast_home) -> dict[str, dict]:
+    home = forecast_home
     con = duckdb.connect(str(home.db_path), read_only=True)
     try:
         cur = con.execute("select * from marts.fct_capacity_forecast")
@@ -361,6 +380,52 @@ def test_forecast_of_flat_data_reports_no_crossing(forecast):
     assert flat["status"] == "no significant growth"
     assert flat["crossing_date"] is None
     assert flat["growth_low_pct_points_per_day"] < 0 < flat["growth_high_pct_points_per_day"]
+
+
+def test_forecast_of_a_txp_crosses_at_85_percent(forecast):
+    """A NonStop TXP (MEASURE CPU-TYPE 2) is judged at 85 % (seed 001 L3194): growing 0.2 points a day from
+    50 %, it crosses on day 175; at the generic 70 % (L1733) it would have crossed on day 100."""
+    txp = forecast["TXP 00"]
+    assert (txp["cpu_type"], txp["threshold_cpu_type"], txp["threshold_pct"], txp["threshold_upper_pct"]) == ("2", "2", 85.0, 85.0)
+    assert txp["threshold_source"] == "seed 001 L3194"
+    assert txp["status"] == "crosses"
+    assert abs((txp["crossing_date"] - (FIRST_DAY + dt.timedelta(days=175))).days) <= 1
+    generic = forecast["CPU 00"]
+    assert (generic["cpu_type"], generic["threshold_cpu_type"], generic["threshold_pct"], generic["threshold_upper_pct"]) == (
+        None, "*", 70.0, 80.0)
+    assert (forecast["VLX 00"]["threshold_pct"], forecast["TAPE0"]["status"]) == (95.0, "no threshold")
+
+
+# the grade of each flat resource at +10 % and at 0 %, by the bands of its type (70-80, TXP 85, VLX 95)
+GRADES = {
+    0.10: {"VLX 00": "within capacity", "VLX 01": "critical", "TXP 01": "critical", "CPU 04": "warning",
+           "CPU 05": "saturated", "CPU 06": "critical", "TAPE0": None},
+    0.0: {"VLX 00": "within capacity", "VLX 01": "within capacity", "TXP 01": "within capacity", "CPU 04": "within capacity",
+          "CPU 05": "critical", "CPU 06": "critical", "TAPE0": None},
+}
+
+
+@pytest.mark.parametrize("growth", sorted(GRADES))
+def test_report_grades_every_band_as_the_whatif_mart_does(forecast_home, growth, capsys):
+    """`perfdb report capacity --growth` grades through the bands of rpt_capacity_grade_band, the grades of
+    every what-if mart: each grade appears, a VLX at 90 % (and at 90.2 %) is within capacity where a TXP or
+    a generic CPU is critical, and every resource's grade at +10 % is rpt_capacity_whatif's."""
+    assert cli.main(["--home", str(forecast_home.root), "report", "capacity", "--growth", str(growth), "--format", "json"]) == 0
+    rows = {r["resource_name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert {name: rows[name]["assessment"] for name in GRADES[growth]} == GRADES[growth]
+    for name, (_type, pct) in FLAT.items():
+        assert rows[name]["projected_peak_pct"] == pytest.approx(pct * (1 + growth), abs=0.01)
+    if growth:
+        mart = {r["resource_name"]: r for r in query(forecast_home, "select * from marts.rpt_capacity_whatif where growth_pct = 10")}
+        assert set(mart) == set(rows)
+        for name, r in mart.items():
+            assert (name, rows[name]["assessment"]) == (name, r["assessment"])
+            assert r["threshold_upper_pct"] == rows[name]["threshold_upper_pct"]
+    # the terminal shows the band or the single figure of available capacity, and the grade
+    assert cli.main(["--home", str(forecast_home.root), "report", "capacity", "--growth", str(growth)]) == 0
+    lines = {name: line for line in capsys.readouterr().out.splitlines() for name in ("CPU 04", "VLX 01") if f" {name} " in line}
+    assert " 70-80 " in lines["CPU 04"] and lines["CPU 04"].endswith(GRADES[growth]["CPU 04"])
+    assert " 95 " in lines["VLX 01"] and lines["VLX 01"].endswith(GRADES[growth]["VLX 01"])
 
 
 def test_forecast_with_too_little_history_says_so(forecast):

@@ -64,6 +64,15 @@ def test_a_day_does_not_depend_on_the_other_days_generated():
     assert alone["measure_process"]["cpu_busy_time"] == week_cols[4]["measure_process"]["cpu_busy_time"]
 
 
+def test_cpu_records_carry_the_systems_processor_type():
+    """The CPU-TYPE code of the spec on every CPU record; the demo has a NonStop TXP system (2) and a VLX one
+    (3), whose capacity thresholds differ (seed 001 L3194: 85 % and 95 %)."""
+    vlx = MeasureModel(replace(SMALL, cpu_type=3))
+    assert {r["cpu_type"] for r in vlx.records("measure_cpu", SMALL.start)} == {3}
+    assert {r["cpu_type"] for r in MeasureModel(SMALL).records("measure_cpu", SMALL.start)} == {2}
+    assert [(s.short_name, s.cpu_type) for s in measure.DEMO_SYSTEMS] == [("PROD1", 2), ("DEV1", 3)]
+
+
 # -- records: contract columns, hourly intervals, LOADID --------------------------------------------------
 
 
@@ -287,6 +296,7 @@ def test_cli_writes_the_requested_forms(tmp_path, capsys):
         (["--cpus", "17"], "cpus 17: a NonStop system has 1 to 16 processors"),
         (["--system", "\\9LIVES"], "expected a backslash and 1-7 letters/digits, first a letter"),
         (["--days", "0"], "days 0: expected at least 1"),
+        (["--cpu-type", "11"], "cpu type 11: expected a MEASURE CPU-TYPE code, 1 to 10"),
     ],
 )
 def test_cli_rejects_bad_arguments_with_a_message(tmp_path, capsys, args, message):

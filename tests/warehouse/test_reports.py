@@ -433,18 +433,30 @@ def test_global_json_means_format_json_for_reports(capsys, home):
 
 
 def _forecast(home: Home) -> None:
-    """Two resources of marts.fct_capacity_forecast: one above its threshold now, one crossing later."""
-    columns = ["resource_type", "system_name", "resource_name", "shift", "servers", "history_points",
-               "current_peak_pct", "threshold_pct", "growth_pct_points_per_30_days", "crossing_date",
-               "crossing_date_early", "crossing_date_late", "status", "status_detail"]
+    """Three resources of marts.fct_capacity_forecast (one above its threshold now, one crossing later, a
+    NonStop TXP), with the grade bands of their thresholds (marts.rpt_capacity_grade_band: 70-80 %, TXP 85 %)."""
+    columns = ["resource_type", "system_name", "resource_name", "shift", "servers", "cpu_type", "history_points",
+               "current_peak_pct", "threshold_cpu_type", "threshold_pct", "threshold_upper_pct",
+               "growth_pct_points_per_30_days", "crossing_date", "crossing_date_early", "crossing_date_late", "status",
+               "status_detail"]
     forecast = pa.Table.from_pylist([dict(zip(columns, row)) for row in [
-        ("processor_pool", "SYSB", "all processors", None, 3, 44, 77.5, 70.0, 7.64, dt.date(1986, 5, 8), None, None,
-         "above threshold", "the trend is already at 78.2 %, above the 70.0 % threshold"),
-        ("cpu", "\\BANCA", "CPU 03", None, 1, 44, 65.91, 70.0, 3.02, dt.date(1986, 7, 28), dt.date(1986, 6, 20),
-         dt.date(1986, 9, 30), "crosses", "crosses the 70.0 % threshold on 1986-07-28"),
+        ("processor_pool", "SYSB", "all processors", None, 3, None, 44, 77.5, "*", 70.0, 80.0, 7.64, dt.date(1986, 5, 8),
+         None, None, "above threshold", "the trend is already at 78.2 %, above the 70.0 % threshold"),
+        ("cpu", "\\BANCA", "CPU 03", None, 1, "8", 44, 65.91, "*", 70.0, 80.0, 3.02, dt.date(1986, 7, 28),
+         dt.date(1986, 6, 20), dt.date(1986, 9, 30), "crosses", "crosses the 70.0 % threshold on 1986-07-28"),
+        ("cpu", "\\BANCA", "CPU 04", None, 1, "2", 44, 70.0, "2", 85.0, 85.0, 0.0, None, None, None,
+         "no significant growth", "growth 0.0 points per 30 days"),
     ]])
+    bands = pa.Table.from_pylist([
+        {"resource_type": resource, "cpu_type": cpu_type, "grade": grade, "grade_order": order, "from_pct": low, "to_pct": high}
+        for resource, cpu_type, lower, upper in [("processor_pool", "*", 70.0, 80.0), ("cpu", "*", 70.0, 80.0), ("cpu", "2", 85.0, 85.0)]
+        for order, (grade, low, high) in enumerate([("within capacity", None, lower), ("warning", lower, upper),
+                                                     ("critical", upper, 100.0), ("saturated", 100.0, None)], 1)
+        if low is None or high is None or low < high
+    ])
     con = duckdb.connect(str(home.serving_path))
     con.execute("create table marts.fct_capacity_forecast as select * from forecast")
+    con.execute("create table marts.rpt_capacity_grade_band as select * from bands")
     con.close()
 
 
@@ -454,16 +466,20 @@ def test_capacity_table_fits_a_terminal_and_marks_what_crossed(capsys, home):
     assert rc == 0, err
     lines = out.splitlines()
     assert max(len(line) for line in lines) <= 120
-    assert lines[0].split() == ["resource", "system", "name", "peak", "%", "limit", "growth/30d", "crosses", "status",
-                                "at", "+10%", "response", "x"]
-    assert lines[2].split()[:9] == ["processor_pool", "SYSB", "all", "processors", "77.5*", "70", "+7.6",
-                                    "1986-05-08", "above"]
-    assert lines[3].split()[:7] == ["cpu", "\\BANCA", "CPU", "03", "65.9", "70", "+3.0"]
-    assert lines[3].split()[9:] == ["72.5*", "3.64"]  # +10 % takes it over 70 %
+    assert lines[0].split() == ["resource", "system", "name", "peak", "%", "limit", "/30d", "crosses", "status",
+                                "+10%", "grade"]
+    assert lines[2].split() == ["processor_pool", "SYSB", "all", "processors", "77.5*", "70-80", "+7.6",
+                                "1986-05-08", "above", "threshold", "85.2*", "critical"]  # 85.25 % > 80 %
+    assert lines[3].split() == ["cpu", "\\BANCA", "CPU", "03", "65.9", "70-80", "+3.0", "1986-07-28", "crosses",
+                                "72.5*", "warning"]  # +10 % takes it over 70 %, under 80 %
+    # the TXP's 77 % is within its available capacity (85 %, seed 001 L3194), where a generic CPU's is a warning
+    assert lines[4].split() == ["cpu", "\\BANCA", "CPU", "04", "70.0", "85", "+0.0", "no", "significant", "growth",
+                                "77.0", "within", "capacity"]
     rc, out, _ = run_cli(capsys, home, "capacity", "--format", "csv")
-    header, first, _ = out.splitlines()
-    assert len(header.split(",")) == 20  # every column, the band and the detail included
+    header, first, *_ = out.splitlines()
+    assert len(header.split(",")) == 22  # every column, the bounds, the band and the detail included
     assert ",10.0,85.25," in first  # the what-if growth is 10.0, not 10.000000000000002
+    assert first.endswith(",critical")
 
 
 def test_machine_formats_carry_the_reports_precision(capsys, home):

@@ -9,7 +9,7 @@
           unique_key=['system_name', 'peak_date'], meta={'touched_grain': 'shift_date' if by_shift else 'day'}) }}
 
 with cpu_hours as (
-    select system_name, cast(cpu_num as string) as cpu_num, hour_start, shift, shift_date, busy_pct
+    select system_name, cast(cpu_num as string) as cpu_num, hour_start, shift, shift_date, busy_pct, cpu_type
     from {{ ref('int_cpu__hourly') }}
     where busy_pct is not null
         and {{ in_touched }}
@@ -24,7 +24,8 @@ hourly as (
         hour_start,
         shift,
         shift_date,
-        busy_pct
+        busy_pct,
+        cpu_type
     from cpu_hours
     union all
     select
@@ -35,16 +36,18 @@ hourly as (
         hour_start,
         max(shift) as shift,
         max(shift_date) as shift_date,
-        avg(busy_pct) as busy_pct
+        avg(busy_pct) as busy_pct,
+        -- the type the system's processors share; a mixed system is judged by the thresholds of any type
+        case when min(cpu_type) = max(cpu_type) then min(cpu_type) end as cpu_type
     from cpu_hours
     group by system_name, hour_start
     union all
-    select 'disc', system_name, device_name, 1, hour_start, shift, shift_date, busy_pct
+    select 'disc', system_name, device_name, 1, hour_start, shift, shift_date, busy_pct, cast(null as string)
     from {{ ref('int_disc__hourly') }}
     where busy_pct is not null
         and {{ in_touched }}
     union all
-    select 'line', system_name, device_name, 1, hour_start, shift, shift_date, busy_pct
+    select 'line', system_name, device_name, 1, hour_start, shift, shift_date, busy_pct, cast(null as string)
     from {{ ref('int_line__hourly') }}
     where busy_pct is not null
         and {{ in_touched }}

@@ -72,7 +72,7 @@ interface_hours as (
 
 interface_resource_hours as (
     select 'interface' as resource_type, system_name, interface_name as resource_name, 1 as servers,
-        hour_start, shift, shift_date, busy_pct
+        hour_start, shift, shift_date, busy_pct, cast(null as string) as cpu_type
     from interface_hours
 ),
 

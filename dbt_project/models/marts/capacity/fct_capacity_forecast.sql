@@ -2,7 +2,9 @@
 -- and extrapolation" (Evans, L1737) on each resource's daily (or shift) peak over the last
 -- capacity_history_days days (dbt var, default 730: "the last two years or so"), extended "within
 -- confidence limits". The least-squares line through the peaks gives the growth per day; the
--- projected crossing date is where the line reaches the threshold of reference_capacity_thresholds,
+-- projected crossing date is where the line reaches the threshold of reference_capacity_thresholds
+-- (the lower bound of available capacity of the resource's type and, for processors, of its processor
+-- type as MEASURE records it: 85 % for a NonStop TXP, 95 % for a VLX, seed 001 L3194; else 70 %, L1733),
 -- and the band is where the lines with the slope's 95 % confidence limits reach it (both pivot on the
 -- mean of the history). Only workdays count (int_calendar__day: Monday to Friday less the holidays of
 -- the seed calendar, plus the weekend days it says were worked) unless capacity_working_days_only
@@ -60,6 +62,8 @@ fit as (
         resource_name,
         shift,
         max(servers) as servers,
+        -- the processor type of the last day: an upgraded processor is judged by its new type
+        max_by(cpu_type, peak_date) as cpu_type,
         min(peak_date) as history_start,
         max(last_date) as history_end,
         count(*) as history_points,
@@ -80,15 +84,17 @@ fit as (
 bands as (
     select
         fit.*,
-        thresholds.threshold_pct,
-        'seed ' || thresholds.document || ' L' || cast(thresholds.line_start as string) as threshold_source,
+        {{ capacity_threshold('cpu_type') }} as threshold_cpu_type,
+        {{ capacity_threshold('capacity_lower_pct') }} as threshold_pct,
+        {{ capacity_threshold('capacity_upper_pct') }} as threshold_upper_pct,
+        'seed ' || {{ capacity_threshold('document') }} || ' L' || cast({{ capacity_threshold('line_start') }} as string)
+            as threshold_source,
         case when history_points > 2 and sxx > 0
             then sqrt(greatest(syy - slope * sxy, 0) / (history_points - 2) / sxx)
         end as slope_se,
         case when history_points > 2 then {{ t975 | replace('DF', '(history_points - 2)') }} end as t_975
     from fit
-    left join {{ ref('reference_capacity_thresholds') }} as thresholds
-        on thresholds.resource_type = fit.resource_type
+    {{ capacity_threshold_join('fit') }}
 ),
 
 projected as (
@@ -110,10 +116,13 @@ select
     resource_name,
     shift,
     servers,
+    cpu_type,
     history_start,
     history_end,
     history_points,
+    threshold_cpu_type,
     threshold_pct,
+    threshold_upper_pct,
     threshold_source,
     current_peak_pct,
     max_peak_pct,

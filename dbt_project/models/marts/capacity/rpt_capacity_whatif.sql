@@ -3,7 +3,9 @@
 -- the last capacity_current_days daily peaks, from fct_capacity_forecast) scaled by the growth, and the
 -- response time it implies in units of the service time, by an M/M/c model with the resource's servers
 -- (one for a processor, disc or line; all processors for the processor pool; macros/queueing.sql).
--- doubling_utilization_pct is where R / S reaches 2 (50 % for one server).
+-- doubling_utilization_pct is where R / S reaches 2 (50 % for one server), for information: the grade is
+-- the projection against the resource's available capacity (macros/capacity_grades.sql), as in every
+-- what-if.
 {%- set growth_factors = var('capacity_whatif_growth', [-0.15, -0.10, 0.10, 0.15]) %}
 
 with resources as (
@@ -44,17 +46,13 @@ select
     shift,
     scenarios.servers,
     threshold_pct,
+    threshold_upper_pct,
     growth * 100 as growth_pct,
     utilization * 100 as current_utilization_pct,
     projected_utilization * 100 as projected_utilization_pct,
     {{ mmc_response_factor('scenarios.servers', 'utilization') }} as response_factor,
     {{ mmc_response_factor('scenarios.servers', 'projected_utilization') }} as projected_response_factor,
     doubling.doubling_utilization * 100 as doubling_utilization_pct,
-    case
-        when projected_utilization >= 1 then 'saturated: demand exceeds capacity, no steady state'
-        when projected_utilization * 100 > threshold_pct then 'above the threshold'
-        when projected_utilization >= doubling.doubling_utilization then 'response time more than doubled'
-        else 'within capacity'
-    end as assessment
+    {{ capacity_grade('100 * projected_utilization', 'threshold_pct', 'threshold_upper_pct') }} as assessment
 from scenarios
 left join doubling on doubling.servers = scenarios.servers

@@ -8,8 +8,9 @@
 -- not make do not grow; a workload with no measured transactions does not grow), and a system's
 -- processors, as in rpt_capacity_whatif_workload, move by the workloads' shares of its CPU:
 --   U' = U x (1 + sum over w of w's growth x w's share of the system's CPU)
--- with the response time of the M/M/c model (macros/queueing.sql) and the 70-80 % grade
--- (macros/whatif.sql). Uniform growth g (rpt_capacity_whatif) is the case of every workload growing g.
+-- with the response time of the M/M/c model (macros/queueing.sql) and the grade against the
+-- resource's available capacity (macros/capacity_grades.sql). Uniform growth g (rpt_capacity_whatif)
+-- is the case of every workload growing g.
 {%- set current_days = var('capacity_current_days', 7) %}
 
 with resources as (

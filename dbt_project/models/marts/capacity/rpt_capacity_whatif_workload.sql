@@ -5,8 +5,9 @@
 -- days:   U' = U x (1 + growth x share)
 -- and the response time follows by the M/M/c model of rpt_capacity_whatif (macros/queueing.sql);
 -- rpt_capacity_whatif's uniform growth is the case share = 1. The assessment grades the projection
--- against the documents' rule of keeping 20-30 % of capacity available (70-80 % busy), not against
--- response-time doubling (50 % busy for one server). zIIPs are scaled with the workload's CP share.
+-- against the resource's available capacity (macros/capacity_grades.sql: 70-80 % busy for most
+-- processors, 85 % for a NonStop TXP, 95 % for a VLX), not against response-time doubling (50 % busy
+-- for one server). zIIPs are scaled with the workload's CP share.
 {%- set growth = var('capacity_whatif_workload_growth', 0.15) %}
 {%- set chosen = var('capacity_whatif_workloads', []) %}
 {%- set current_days = var('capacity_current_days', 7) %}

@@ -26,7 +26,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest import dbt_runner
+from ingest import dbt_runner, pipeline
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -97,16 +97,19 @@ def test_the_readme_shows_what_make_demo_prints(demo_home):
     sample = readme.split("It prints", 1)[1].split("```", 2)[1]
     con = duckdb.connect(str(demo_home.db_path), read_only=True)
     try:
-        [(files, records, rows)] = con.sql(
-            "select count(*), sum(records_loaded), sum(rows_loaded) from raw.ingest_files").fetchall()
+        loaded = {Path(path): (records, rows) for path, records, rows in con.sql(
+            "select path, records_loaded, rows_loaded from raw.ingest_files").fetchall()}
         [(suites, skipped, expectations, failed)] = con.sql(
             "select suites_validated, suites_skipped, expectation_count, failed_count from audit.validation_runs "
             "order by started_at limit 1").fetchall()
     finally:
         con.close()
-    generated = sum(1 for path in demo_home.landing.rglob("*") if path.is_file())
-    assert f"generated {generated} demo files in perfdb_home/landing\n" in sample
-    assert f"ingested {files} files: {records:,} records, {rows:,} rows into perfdb_home/warehouse/perfdb.duckdb\n" in sample
+    generated = sorted(path for path in demo_home.landing.rglob("*") if path.is_file())
+    assert f"generated {len(generated)} demo files in perfdb_home/landing\n" in sample
+    for night, files in pipeline.demo_nights(generated):  # the files that landed in a month, one night
+        records, rows = (sum(loaded[path][k] for path in files) for k in (0, 1))
+        assert (f"night of {night}: ingested {len(files)} files that landed by then: {records:,} records, {rows:,} rows "
+                "into perfdb_home/warehouse/perfdb.duckdb\n") in sample
     build = re.escape(re.sub(r" in \d+ s$", "", dbt_runner.last_run_summary(demo_home)))
     assert re.search(rf"^{build} in \d+ s; retention: 0 raw files purged \(0 rows\), ", sample, re.M), dbt_runner.last_run_summary(demo_home)
     assert "published perfdb_home/warehouse/serving.duckdb\n" in sample  # the link readers open, not its slot

@@ -42,7 +42,8 @@
     `recent_on_cpu` (int_workload__cpu_hourly) and `resource_shares`: a workload's share of each
     processor it runs on (resource_type 'cpu', named as fct_capacity_forecast names it) and of the
     system's processors together (resource_type 'processor_pool', resource_name NULL), for joining
-    with whatif_share_of. A workload loads only the processors its work runs in (Evans, seed 001
+    with whatif_share_of. A share is of the workloads' own time there: the busy time no process owns
+    grows with them, as the baseline model carries it (rpt_capacity_baseline_validation). A workload loads only the processors its work runs in (Evans, seed 001
     L1811: "only among servers used by that workload"): on NonStop those of its processes, on z/OS
     every processor of the type it runs on (int_workload__cpu_hourly). -#}
 {% macro recent_workload_shares(current_days) -%}

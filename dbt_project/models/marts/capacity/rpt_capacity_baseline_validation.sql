@@ -9,14 +9,15 @@
 -- The model's servers are the processors; its demands (L1813) per workload w and processor c are
 --   with transactions in the baseline:  D(w, c) = CPU seconds of w in c / w's transactions (s per transaction)
 --   without (Evans's "other"):          D(w, c) = CPU seconds of w in c / the seconds measured (s per s)
--- over the baseline hours of c, and the CPU's busy time no process owns (interrupts, dispatching, the
+-- over the baseline hours of c, where w's transactions are those its processes in c received on NonStop
+-- (a process serves its own $RECEIVE queue) and its service classes' on z/OS (not split per processor); and the CPU's busy time no process owns (interrupts, dispatching, the
 -- monitor) is spread over its workloads in proportion to their own time: each demand is divided by the
 -- capture ratio of c (the workloads' own seconds / the measured busy seconds in the baseline). That
 -- overhead is work the workloads cause, and a demand that carries it grows with them in a what-if;
 -- Evans asks that "the total resource consumption was accurately allocated to each workload" (L1817).
--- (The demo shows the other choice fails: overhead as a workload of fixed CPU seconds per second
--- misses the measured busy of its NonStop processors by up to 10.7 % an hour, as the overhead rises
--- and falls with the work.) Each hour is then modelled from its own throughput, and an hour of the
+-- (The other choice, the overhead as a workload of fixed CPU seconds per second, misses the demo's
+-- NonStop processors in the hours whose load is far from the baseline's mean: the overhead rises and
+-- falls with the work.) Each hour is then modelled from its own throughput, and an hour of the
 -- average day adds up its days:
 --   modelled busy        = sum over w of X(w, hour) x D(w, c)   (X: transactions, or seconds, per second)
 --   modelled queue       = the M/M/1 number at the processor, U x R/S = U / (1 - U) (macros/queueing.sql)

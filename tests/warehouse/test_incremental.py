@@ -37,7 +37,8 @@ DAYS = [START + dt.timedelta(days=d) for d in range(4)]
 MEASURE_SYSTEM = "\\T1"
 COMMAND_HOSTS = ("web01", "aix01", "VSE1")
 WORKLOAD_DAY_MODELS = {
-    "int_workload__entity", "int_workload__hourly", "int_workload__daily", "int_zos_work__piece", "int_zos_work__daily",
+    "int_workload__entity", "int_workload__hourly", "int_workload__cpu_hourly", "int_workload__daily", "int_zos_work__piece",
+    "int_zos_work__daily",
     "fct_workload_hourly", "fct_workload_shift",
     "fct_workload_weekly", "fct_workload_monthly", "fct_workload_tcp_hourly", "fct_workload_userdef_hourly",
     "fct_zos_work_hourly", "rpt_workload_characterization", "rpt_workload_cost_per_transaction",
@@ -251,8 +252,8 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     assert stale_incremental_models(manifest, manifest) == []
     assert stale_incremental_models(manifest, edited) == ["fct_capacity_forecast_history",
         "fct_cpu_monthly", "fct_cpu_shift", "fct_cpu_weekly", "fct_cpu_yearly", "int_capacity__device_daily_peak",
-        "int_capacity__transaction_hourly", "int_cpu__hourly", "int_cpu__hourly_spread", "rpt_cpu_trend",
-        "rpt_threshold_exceptions", "rpt_threshold_violations", "rpt_workload_cost_per_transaction"]
+        "int_capacity__transaction_hourly", "int_cpu__hourly", "int_cpu__hourly_spread", "int_workload__cpu_hourly",
+        "rpt_cpu_trend", "rpt_threshold_exceptions", "rpt_threshold_violations", "rpt_workload_cost_per_transaction"]
     # a changed seed workload_definitions: every workload model that assigns by it, and what reads them
     edited = copy.deepcopy(manifest)
     edited["nodes"]["seed.perfdb.workload_definitions"]["checksum"]["checksum"] = "edited"

@@ -5,16 +5,18 @@
 --   driven share  = min(1, units a day x transactions per unit / w's measured transactions a day)
 --   w's growth    = sum over the scenario's drivers of growth x driven share
 -- (w's transactions a day are those of all its systems; the transactions the scenario's drivers do
--- not make do not grow; a workload with no measured transactions does not grow), and a system's
--- processors, as in rpt_capacity_whatif_workload, move by the workloads' shares of its CPU:
---   U' = U x (1 + sum over w of w's growth x w's share of the system's CPU)
--- with the response time of the M/M/c model (macros/queueing.sql) and the grade against the
--- resource's available capacity (macros/capacity_grades.sql). Uniform growth g (rpt_capacity_whatif)
--- is the case of every workload growing g.
+-- not make do not grow; a workload with no measured transactions does not grow), and each processor,
+-- as in rpt_capacity_whatif_workload, moves by the shares of its time the growing workloads have:
+--   U' = U x (1 + sum over w of w's growth x w's share of that processor)
+-- (of all the system's processors for the processor pool), with the response time of the M/M/c model
+-- (macros/queueing.sql) and the grade against the resource's available capacity
+-- (macros/capacity_grades.sql). Uniform growth g
+-- (rpt_capacity_whatif) is the case of every workload growing g. baseline_validated as in
+-- rpt_capacity_whatif_workload.
 {%- set current_days = var('capacity_current_days', 7) %}
 
 with resources as (
-    {{ whatif_resources(['cpu', 'processor_pool']) }}
+    {{ whatif_validated_resources(['cpu', 'processor_pool']) }}
 ),
 
 {{ recent_workload_shares(current_days) }},
@@ -40,29 +42,41 @@ workload_growth as (
     group by s.scenario, d.workload
 ),
 
-system_growth as (
-    select g.scenario, shares.system_name, sum(g.growth * shares.share) as growth
+resource_growth as (
+    select
+        g.scenario,
+        resources.resource_type,
+        resources.system_name,
+        resources.resource_name,
+        resources.shift,
+        sum(g.growth * shares.share) as growth
     from workload_growth as g
-    inner join workload_shares as shares
-        on shares.workload = g.workload
-    group by g.scenario, shares.system_name
+    cross join resources
+    inner join resource_shares as shares
+        on {{ whatif_share_of('shares', 'resources', 'g.workload') }}
+    group by g.scenario, resources.resource_type, resources.system_name, resources.resource_name, resources.shift
 ),
 
 projections as (
     select
         scenarios.scenario,
         resources.*,
-        coalesce(system_growth.growth, 0) as growth,
-        resources.utilization * (1 + coalesce(system_growth.growth, 0)) as projected_utilization
+        coalesce(resource_growth.growth, 0) as growth,
+        resources.utilization * (1 + coalesce(resource_growth.growth, 0)) as projected_utilization
     from (select distinct scenario from {{ ref('capacity_scenarios') }}) as scenarios
     cross join resources
-    left join system_growth
-        on system_growth.scenario = scenarios.scenario
-        and system_growth.system_name = resources.system_name
+    left join resource_growth
+        on resource_growth.scenario = scenarios.scenario
+        and resource_growth.resource_type = resources.resource_type
+        and resource_growth.system_name = resources.system_name
+        and resource_growth.resource_name = resources.resource_name
+        and resource_growth.shift is not distinct from resources.shift
 )
 
 select
     scenario,
     round(100 * growth, 4) as utilization_growth_pct,
-    {{ whatif_projection_columns() }}
+    {{ whatif_projection_columns() }},
+    baseline_validated,
+    baseline_note
 from projections

@@ -2,7 +2,9 @@
 workload_definitions and the workload marts with the shares the generators wrote; unassigned work is
 reported; weekly rows are the sums of their shift rows (workloads and processors). The seed's other
 sources: MEASURE USERDEF counters, SMF 30 steps by report class, SMF 119 connections by port and host;
-and the sizing formulas on the measured FTP, TN3270 and application work.
+what a transaction costs by component, system overhead (measured CPU minus all processes, seed 001 L3441)
+included, recomputed from the processor, process and counter rows; and the sizing formulas on the measured
+FTP, TN3270 and application work.
 
 One warehouse of its own: z/OS system SYSA and NonStop system \\PROD1 from Sunday 2026-01-04 to
 Tuesday 2026-01-06 (two ISO weeks), built with the workload models and what they read."""

@@ -89,8 +89,8 @@ UNPARSED_LINES = RawTable(
     (
         Column("record_ordinal", I64, "The capture (raw.command_captures) the line belongs to."),
         Column("line_number", I64, "File line (1-based)."),
-        Column("line_text", STR, "The line as printed."),
-        Column("reason", STR, "What the parser expected there."),
+        Column("line_text", STR, "The line as printed.", verbatim=True),
+        Column("reason", STR, "What the parser expected there.", verbatim=True),
     ),
     natural_key=("source_file_id", "line_number"),
 )

@@ -158,6 +158,8 @@ def drop_records(rows: pa.Table, rejected: dict[int, Reject]) -> pa.Table:
 def _reject(table: RawTable, rows: pa.Table, i: int, ordinal: int, rule: str, reason: str) -> Reject:
     """The reject of record ``ordinal`` at row ``i``: its file line or offset when the table has one, the
     reason, and the row as ``name=value`` pairs (the record's bytes are the parser's, gone by now)."""
+    if rule not in RULES:  # the manifest's counts name only the rules documented
+        raise ValueError(f"unknown plausibility rule {rule!r}")
     row = {name: rows.column(name)[i].as_py() for name in rows.column_names}
     shown = "; ".join(f"{k}={v}" for k, v in row.items() if v is not None)
     line = row.get("line_number")

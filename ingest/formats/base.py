@@ -63,16 +63,29 @@ class FormatError(Exception):
 
 @dataclass(frozen=True)
 class Column:
-    """One column of a raw table. ``cumulative``: a counter that counts up from a start (events, bytes, busy
-    time), so a negative value is not a measurement; ``optional``: a natural-key column a record may leave
-    NULL (every other natural-key column must have a value). Plausibility at ingest
-    (``ingest.warehouse.plausibility``) rejects the records that break either."""
+    """One column of a raw table, with what plausibility at ingest (``ingest.warehouse.plausibility``) holds it to.
+
+    ``cumulative``: a counter that counts up from a start (events, bytes, busy time), so a negative value is
+    not a measurement; ``optional``: a natural-key column a record may leave NULL (every other natural-key
+    column must have a value); ``positive``: a value of 0 or less is not a measurement (an interval's
+    length); ``maximum``: the largest value a measurement can have (an absolute bound, in the column's unit);
+    ``max_per_s``: the most the counter can grow per second of its record's interval (``RawTable.interval``),
+    e.g. a busy time in µs at most 2e6 (two halves of a device busy at once), a count at most 1e9;
+    ``verbatim``: text kept as printed (a line, a note), where control characters are no fault: every other
+    text column is a label, and a control character in it rejects the record; ``required``: a counter the
+    marts divide or condense: an export that lacks it is refused, and ``perfdb check`` fails a system-day
+    where it is NULL in every record."""
 
     name: str  # snake_case with its unit (_us, _s, _pct, _bytes, _per_s, _count)
     type: pa.DataType
     description: str = ""
     cumulative: bool = False
     optional: bool = False
+    positive: bool = False
+    maximum: float | None = None
+    max_per_s: float | None = None
+    verbatim: bool = False
+    required: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,13 +124,15 @@ class RawTable:
     open: bool = False
     placement: tuple[str, str] | None = None
     per_record: bool = True
+    interval: str | None = None  # the column holding each record's interval length in µs (``Column.max_per_s``)
 
     def __post_init__(self):
         names = [c.name for c in self.columns]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice or SOURCE_FILE_ID.name in names:
             raise ValueError(f"raw.{self.name}: columns declared twice or reserved: {', '.join(twice) or SOURCE_FILE_ID.name}")
-        unknown = [k for k in (*self.natural_key, *(self.placement or ())) if k not in names and k != SOURCE_FILE_ID.name]
+        unknown = [k for k in (*self.natural_key, *(self.placement or ()), *([self.interval] if self.interval else []))
+                   if k not in names and k != SOURCE_FILE_ID.name]
         if unknown:
             raise ValueError(f"raw.{self.name}: natural key or placement names undeclared columns {', '.join(unknown)}")
 
@@ -150,6 +165,7 @@ class Reject:
     offset: int | None = None
     line: int | None = None
     record_ordinal: int | None = None
+    rule: str = "unreadable"  # what the manifest counts it as: a plausibility rule, or unreadable input
 
 
 @dataclass

@@ -5,6 +5,10 @@ narrow row per printed value (``command_values``): in one long table every value
 capture's host, command and time and its counter's labels, and writing those was most of the cost of an
 ingest. New counters, releases and commands need no new columns. Lines a parser cannot read are kept in
 ``command_unparsed_lines``.
+
+The printed text (sections, entities, labels, text values) is ``verbatim``: plausibility at ingest does not
+reject it for a control character, because the command parsers judge their own lines (a line they cannot
+read is kept in ``command_unparsed_lines``, costing that line, not its capture).
 """
 
 from __future__ import annotations
@@ -52,12 +56,12 @@ LABELS = RawTable(
         Column("record_ordinal", I64, "The first capture of the file that printed this counter."),
         Column("label_id", I32, "The counter's number within its file (0-based); with source_file_id, the key."),
         Column("section", STR, "The printed grouping: `Tcp`, `TcpExt`, `link`, `address`, `CPU 0`, `statistics`, "
-                               "`pool`, `storage`, `Received Blocks`, `TCP Statistics` ..."),
+                               "`pool`, `storage`, `Received Blocks`, `TCP Statistics` ...", verbatim=True),
         Column("entity", STR, "What the values belong to, NULL when the whole host: interface (`eth0`), adapter "
                               "(`ent2`), buffer pool (`IO00`), bucket size (`256`), z/OS stack (`TCPCS`), foreign IP "
-                              "address (VSE IPSTATS), route."),
+                              "address (VSE IPSTATS), route.", verbatim=True),
         Column("counter", STR, "The label as printed; a number inside the printed text is shown as `#` "
-                               "(`Quick ack mode was activated # times`)."),
+                               "(`Quick ack mode was activated # times`).", verbatim=True),
         Column("counter_name", STR, "Normalised name, snake case; the same name for the same quantity across platforms "
                                     "where one exists (`rx_packets`, `tx_errors`, `tcp_in_segs`, `tcp_retrans_segs`)."),
         Column("unit", STR, "`count`, `bytes`, `segments`, `packets`, `KiB`, `pct`, `us`, `s`, `mbit_per_s`, "
@@ -78,7 +82,7 @@ VALUES = RawTable(
         Column("line_number", I64, "File line (1-based) the value was printed on."),
         Column("label_id", I32, "The counter (raw.command_counter_labels of the same file)."),
         Column("value", pa.float64(), "The number printed; NULL for text."),
-        Column("text_value", STR, "For kind `text`: flags, states (`CONGESTED`), MAC addresses."),
+        Column("text_value", STR, "For kind `text`: flags, states (`CONGESTED`), MAC addresses.", verbatim=True),
     ),
 )
 
@@ -89,8 +93,8 @@ UNPARSED_LINES = RawTable(
     (
         Column("record_ordinal", I64, "The capture (raw.command_captures) the line belongs to."),
         Column("line_number", I64, "File line (1-based)."),
-        Column("line_text", STR, "The line as printed."),
-        Column("reason", STR, "What the parser expected there."),
+        Column("line_text", STR, "The line as printed.", verbatim=True),
+        Column("reason", STR, "What the parser expected there.", verbatim=True),
     ),
     natural_key=("source_file_id", "line_number"),
 )

@@ -18,10 +18,11 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import pyarrow as pa
 import yaml
 
 from ingest.formats import registry
-from ingest.formats.base import RawTable, SourceFamily
+from ingest.formats.base import Column, RawTable, SourceFamily
 from ingest.raw_tables import duck_type
 
 REPO = Path(__file__).resolve().parents[2]
@@ -87,6 +88,30 @@ def sources_yaml(family: SourceFamily, tables: list[RawTable]) -> str:
            f"# Contract: {family.docs}\n{body}"
 
 
+def plausible(table: RawTable, c: Column) -> str:
+    """What plausibility at ingest holds a column to (``ingest.warehouse.plausibility``), in words: for
+    ``raw.measure_cpu.cpu_busy_time`` ``**required**; not negative; at most 2e+06 per second of delta_time``
+    (``required``: a CSV export without it is refused, and ``perfdb check`` wants a value each system-day)."""
+    rules = ["**required**"] if c.required else []
+    if c.name in table.natural_key and not c.optional:
+        rules.append("not NULL")
+    if c.cumulative:
+        rules.append("not negative")
+    if c.positive:
+        rules.append("positive")
+    if c.maximum is not None:
+        rules.append(f"at most {c.maximum:.4g}")
+    if c.max_per_s is not None and table.interval:
+        rules.append(f"at most {c.max_per_s:.4g} per second of {table.interval}")
+    if pa.types.is_floating(c.type):
+        rules.append("finite, within ±2**64")
+    if pa.types.is_string(c.type) and not c.verbatim:
+        rules.append("no control character")
+    if pa.types.is_timestamp(c.type) or pa.types.is_date(c.type):
+        rules.append("from 1970-01-02 to a day after the file was written")
+    return "; ".join(rules)
+
+
 def doc_block(table: RawTable) -> str:
     lines = [
         f"<!-- BEGIN raw.{table.name} (generated from the parser's declaration by {COMMAND}) -->",
@@ -102,11 +127,11 @@ def doc_block(table: RawTable) -> str:
     if table.open:
         notes.append("Open: a file may bring further columns, added after these; dbt must not rely on them.")
     lines += ["", " ".join(notes)] if notes else []
-    lines += ["", "| column | type | meaning |", "|---|---|---|"]
+    lines += ["", "| column | type | meaning | plausible (else a reject) |", "|---|---|---|---|"]
     for c in table.stored_columns:
         if "|" in c.description or "\n" in c.description:
             raise ValueError(f"raw.{table.name}.{c.name}: a description must be one line without '|' (a table cell)")
-        lines.append(f"| {c.name} | {duck_type(c.type).upper()} | {c.description} |")
+        lines.append(f"| {c.name} | {duck_type(c.type).upper()} | {c.description} | {plausible(table, c)} |")
     lines.append(f"<!-- END raw.{table.name} -->")
     return "\n".join(lines) + "\n"
 

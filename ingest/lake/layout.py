@@ -36,6 +36,7 @@ MANIFEST_SCHEMA = pa.schema([
     ("status", pa.string()),  # loaded | loaded_with_rejects | rejected | failed
     ("error", pa.string()),
     ("ingested_at", pa.timestamp("us")),
+    ("rejects_by_rule", pa.string()),  # as raw.ingest_files (ingest.warehouse.database.rejects_by_rule)
 ])
 
 REJECTS_SCHEMA = pa.schema([

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 
 from ingest.formats.base import SOURCE_FILE_ID, RawTable, Reject
 from ingest.lake.layout import FILE_DAYS_SCHEMA, MANIFEST_SCHEMA, REJECTS_SCHEMA, Lake
-from ingest.warehouse.database import FileResult
+from ingest.warehouse.database import FileResult, rejects_by_rule
 
 Placement = tuple[str | None, str | None]  # (system, day as yyyy-mm-dd)
 
@@ -54,7 +54,7 @@ def write_file(lake: Lake, sha: str, file_id: int, parts: list[tuple[RawTable, p
         pq.write_table(rejects_table(file_id, path, rejects, now), tmp)
         moves.append((tmp, lake.rejects_dir / f"{sha}.parquet"))
     tmp = staging / "manifest.parquet"
-    pq.write_table(manifest_row(file_id, sha, path, size, result, parser, now), tmp)
+    pq.write_table(manifest_row(file_id, sha, path, size, result, parser, now, rejects), tmp)
     moves.append((tmp, lake.manifest_dir / f"{sha}.parquet"))
     for src, dst in moves:
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -62,13 +62,15 @@ def write_file(lake: Lake, sha: str, file_id: int, parts: list[tuple[RawTable, p
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def manifest_row(file_id: int, sha: str, path: Path, size: int, result: FileResult, parser, now: dt.datetime) -> pa.Table:
+def manifest_row(file_id: int, sha: str, path: Path, size: int, result: FileResult, parser, now: dt.datetime,
+                 rejects=()) -> pa.Table:
     row = {
         "file_id": file_id, "sha256": sha, "path": str(path), "file_name": path.name, "size_bytes": size,
         "format": parser.format if parser else None, "parser_version": parser.version if parser else None,
         "records_read": result.records_read, "records_loaded": result.records_loaded,
         "rows_loaded": result.rows_loaded, "rows_rejected": result.rows_rejected, "rows_skipped": result.rows_skipped,
         "status": result.status, "error": result.error, "ingested_at": now,
+        "rejects_by_rule": rejects_by_rule(list(rejects)),
     }
     return pa.Table.from_pylist([row], schema=MANIFEST_SCHEMA)
 

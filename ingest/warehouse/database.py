@@ -7,6 +7,8 @@ load twice) and each bad record one row in ``raw.rejects``; ``remove_files`` tak
 from __future__ import annotations
 
 import hashlib
+import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +45,10 @@ create table if not exists raw.ingest_files (
     status varchar not null,          -- loaded | loaded_with_rejects | rejected | failed | purged
     error varchar,
     ingested_at timestamp not null default current_timestamp,
+    rejects_by_rule varchar,          -- JSON {rule: rejects}, e.g. {"beyond_rate": 1, "unreadable": 2}; NULL: none
 );
+-- a warehouse made before the manifest counted rejects by rule
+alter table raw.ingest_files add column if not exists rejects_by_rule varchar;
 create table if not exists raw.rejects (
     file_id bigint not null,
     path varchar not null,
@@ -135,6 +140,16 @@ def next_file_id(con: duckdb.DuckDBPyConnection) -> int:
     return first_row(con, "select nextval('raw.ingest_file_id_seq')")[0]
 
 
+def rejects_by_rule(rejects: list[Reject]) -> str | None:
+    """The manifest's count of a file's rejects by rule (``Reject.rule``: a plausibility rule of
+    ``ingest.warehouse.plausibility.RULES``, or ``unreadable``), as JSON with the rules in order; None for none.
+
+    >>> rejects_by_rule([Reject("", b"", rule="beyond_rate"), Reject("", b""), Reject("", b"")])
+    '{"beyond_rate": 1, "unreadable": 2}'
+    """
+    return json.dumps(dict(sorted(Counter(r.rule for r in rejects).items()))) if rejects else None
+
+
 def record_file(con, file_id: int, sha: str, path: Path, size: int, result: FileResult, parser: Parser | None,
                 rejects: list[Reject]) -> None:
     """A file's rejects and its manifest row, inside the caller's transaction."""
@@ -155,13 +170,13 @@ def record_file(con, file_id: int, sha: str, path: Path, size: int, result: File
         con.unregister("_perfdb_rejects")
     con.execute(
         """insert into raw.ingest_files (file_id, sha256, path, file_name, size_bytes, format, parser_version,
-               records_read, records_loaded, rows_loaded, rows_rejected, rows_skipped, status, error)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               records_read, records_loaded, rows_loaded, rows_rejected, rows_skipped, status, error, rejects_by_rule)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [
             file_id, sha, str(path), path.name, size,
             parser.format if parser else None, parser.version if parser else None,
             result.records_read, result.records_loaded, result.rows_loaded, result.rows_rejected, result.rows_skipped,
-            result.status, result.error,
+            result.status, result.error, rejects_by_rule(rejects),
         ],
     )
 

@@ -20,6 +20,12 @@
   there is not missing data.
 
 A failing row is named by its file and record ordinal, the way raw.rejects names a bad record.
+
+``raw.<table>.required`` checks each (system, day) of the slice: every required counter of the entity
+(``Column(required=True)`` in ``ingest/formats/measure/tables.py``, those the marts divide or condense) has a
+value in at least one of the day's records. A day where one is NULL in every record (a renamed column, a
+report form that lacks the item) would build marts of NULL busy or rates without a word; the counts are
+aggregated in DuckDB, one row per (system, day) reaches pandas.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ class RawTable:
     counters: tuple[str, ...]  # BIGINT counters in raw units
     key: tuple[str, ...]  # natural key without the interval
     continuous: tuple[str, ...] = ()  # an entity measured without pause, for the gap check
+    required: tuple[str, ...] = ()  # counters a system-day must have a value of (Column.required)
 
 
 # entities measured without pause, for the gap check; a disc process pair may switch processors
@@ -73,6 +80,7 @@ TABLES = tuple(
         tuple(c.name for c in e.counters),
         key=e.key,
         continuous=CONTINUOUS.get(e.table, ()),
+        required=tuple(c.name for c in e.counters if c.required),
     )
     for e in measure_tables.ENTITIES
 )
@@ -259,6 +267,41 @@ def records_expectations(table: RawTable):
     return build
 
 
+# -- required counters per system-day ------------------------------------------------------------------
+
+def required_query(table: RawTable, sliced: bool = False) -> str:
+    """One row per (system, day) of ``table`` (of the slice's days when ``sliced``): its records and, per
+    required counter, how many of them have a value."""
+    day = "cast(r.from_timestamp as date)"
+    where = f"where {slicing.on_days('r.system_name', day)}" if sliced else ""
+    counts = ",\n    ".join(f"count(r.{_q(c)}) as {c}_values" for c in table.required)
+    return f"""
+select
+    r.system_name,
+    {day} as day,
+    count(*) as records,
+    {counts},
+from raw.{table.name} as r
+{where}
+group by r.system_name, {day}
+"""
+
+
+def required_expectations(table: RawTable):
+    def build():
+        return [
+            check(
+                f"{c}_present",
+                f"every system-day has a {c} in some record (the marts divide or condense it; NULL in every "
+                "record means the column was renamed or the form lacks it)",
+                gxe.ExpectColumnValuesToBeBetween(column=f"{c}_values", min_value=1),
+            )
+            for c in table.required
+        ]
+
+    return build
+
+
 SUITES = [
     suite
     for table in TABLES
@@ -281,5 +324,14 @@ SUITES = [
             description=f"the records of raw.{table.name}",
             row_id=("source_file", "record_ordinal", "system_name", "from_timestamp"),
         ),
+        *([Suite(
+            name=f"raw.{table.name}.required",
+            relation=f"raw.{table.name}",
+            query=required_query(table),
+            sliced_query=required_query(table, sliced=True),
+            expectations=required_expectations(table),
+            description=f"every system-day of raw.{table.name} has its required counters",
+            row_id=("system_name", "day", "records"),
+        )] if table.required else []),
     )
 ]

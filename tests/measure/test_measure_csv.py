@@ -129,7 +129,7 @@ def test_empty_file_and_header_only_file(tmp_path):
     con, result = ingest(tmp_path, empty)
     assert (result.status, result.error) == ("rejected", "empty file: expected at least one record (at start of file)")
     header_only = tmp_path / "cpu_header.csv"
-    header_only.write_text("system-name;cpu-num;from-timestamp;to-timestamp;delta-time;cpu-busy-time")
+    header_only.write_text("system-name;cpu-num;from-timestamp;to-timestamp;delta-time;cpu-busy-time;cpu-qtime")
     result = loading.ingest_file(con, header_only)
     assert (result.status, result.format, result.records_read, result.rows_loaded) == ("rejected", "measure.csv", 1, 0)
     assert result.error.startswith("no records: ")

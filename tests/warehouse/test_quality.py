@@ -86,6 +86,15 @@ def _raw_record_breaks(table: raw_measure.RawTable) -> dict[str, list[str]]:
     return breaks
 
 
+def _raw_required_breaks(table: raw_measure.RawTable) -> dict[str, list[str]]:
+    """A required counter NULL in every record of one system-day (the first system's first day)."""
+    t = f"raw.{table.name}"
+    system = f"(select min(system_name) from {t})"
+    day = f"system_name = {system} and cast(from_timestamp as date) = " \
+          f"(select min(cast(from_timestamp as date)) from {t} where system_name = {system})"
+    return {f"{c}_present": [f'update {t} set "{c}" = null where {day}'] for c in table.required}
+
+
 def _raw_column_breaks(table: raw_measure.RawTable) -> dict[str, list[str]]:
     t = f"raw.{table.name}"
     return {
@@ -205,6 +214,7 @@ BREAKS: dict[str, dict[str, list[str]]] = {
     "marts.fct_line_shift": _device_breaks("fct_line_shift", marts_devices.LINE_MEASURES, "read_and_write_busy_within_busy",
                                            "read_busy_pct_avg = busy_pct_avg + 1"),
     **{f"raw.{t.name}": _raw_record_breaks(t) for t in raw_measure.TABLES},
+    **{f"raw.{t.name}.required": _raw_required_breaks(t) for t in raw_measure.TABLES if t.required},
     **{f"raw.{t.name}.columns": _raw_column_breaks(t) for t in raw_measure.TABLES},
 }
 

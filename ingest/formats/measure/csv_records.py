@@ -11,7 +11,9 @@ microsecond integers or ISO text, unknown columns such as ``site-rack`` are kept
 The entity (raw table) is recognised from the header: the table whose contract columns the header names
 most (``cpu-busy-time`` + ``cpu-qtime`` -> measure_cpu, ``name`` + ``type`` + ``value`` -> measure_userdef,
 ...); only a tie is settled by the file name. ``from-timestamp``, ``to-timestamp`` and ``delta-time`` must
-be present.
+be present, and so must the entity's required counters (``Column(required=True)``: those the marts divide
+or condense; a file whose ``cpu-busy-time`` was renamed is refused, naming it, rather than loaded with CPU
+busy NULL). Columns beyond the contract are welcome.
 
 Output: batches into ``raw.measure_<entity>`` with the columns of docs/measure_raw_contract.md
 (``source_form`` = ``csv``; ``record_ordinal`` = 0-based data line after the header) followed by the
@@ -19,7 +21,8 @@ unknown columns (integer or floating point if every value of the first batch is 
 Integers are parsed vectorised (pyarrow.csv streaming reader, all columns read as text, then
 pyarrow.compute); an empty cell is NULL. Bad input: a row with the wrong number of fields, a non-numeric
 counter or an unreadable timestamp is rejected with its line number ("line 7: cpu-busy-time: expected an
-integer, found 'abc'"); the other rows load.
+integer, found 'abc'"), and so is a line longer than ``LINE_LIMIT`` (stepped past: ``long_lines``); the
+other rows load.
 
 Writer API (used by the generator; keep stable):
 
@@ -45,6 +48,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pv
 
 from ingest.formats.base import BATCH_ROWS, Batch, FormatError, ParseContext
+from ingest.formats.long_lines import ShortLines
 from ingest.formats.measure import julian, normalize
 from ingest.formats.measure import tables as measure_tables
 from ingest.formats.measure.ddl import snake
@@ -52,6 +56,11 @@ from ingest.formats.measure.ddl import snake
 SEPARATORS = (",", ";", "|", "\t")
 REQUIRED = ("from_timestamp", "to_timestamp", "delta_time")
 BLOCK_BYTES = 4 << 20
+# the longest record line read: a MEASURE record is some dozens of items of at most a few dozen characters
+# each, a few KB; a longer line (a run-on of records that lost their newlines, binary garbage) is rejected
+# with its line number and the lines after it are read (pyarrow needs a row inside one block: a line
+# longer than BLOCK_BYTES would otherwise fail the whole file)
+LINE_LIMIT = 1 << 20
 _INT = re.compile(r"^[+-]?\d{1,18}$").pattern
 _I32_MIN, _I32_MAX = -(2**31), 2**31 - 1
 
@@ -107,6 +116,11 @@ def _derived(names: set[str]) -> set[str]:
     if out & {"value", "time_value", "count_value", "counts_count_value"}:
         out.add("counter_value")
     return out
+
+
+def required_counters(table: str) -> list[str]:
+    """The counters a record of ``table`` must carry (``Column(required=True)`` in ``measure.tables``)."""
+    return [c.name for c in measure_tables.table_for(table).columns if c.required]
 
 
 def identify_table(names: Iterable[str], file_name: str) -> str | None:
@@ -216,6 +230,14 @@ class CsvRecordsParser:
                 "several entities equally); name the file after its entity, e.g. cpu.csv",
                 line=header_line,
             )
+        lacking = [_csv_name(table, c) for c in required_counters(table) if c not in _derived(set(names))]
+        if lacking:
+            raise FormatError(
+                f"header lacks {', '.join(lacking)}: a {table.removeprefix('measure_').upper()} record needs "
+                "them (the marts divide or condense them; a renamed column would leave them NULL). Columns "
+                "beyond the contract are welcome",
+                line=header_line,
+            )
         if len(head) < (1 << 16) and not b"".join(head.splitlines()[header_line:]).strip():
             return  # a header and no records: an export of an interval where nothing was measured
         yield from _Reader(path, ctx, table, header_line, sep, raw_names, names).batches()
@@ -233,6 +255,7 @@ class _Reader:
         self.unknown_types: dict[str, pa.DataType] = {}
         self.invalid: list[tuple[int, str, int, int]] = []  # (line, text, expected, actual)
         self.cursor = header_line + 1  # next physical line a valid row can be on
+        self.lines: ShortLines | None = None
         ctx.place = lambda ordinal: (None, ordinal + header_line + 1)  # record_ordinal: the data line's
 
     def _on_invalid(self, row) -> str:
@@ -240,6 +263,13 @@ class _Reader:
         return "skip"
 
     def batches(self) -> Iterator[Batch]:
+        try:
+            yield from self._batches()
+        finally:
+            if self.lines is not None:
+                self.lines.close()
+
+    def _batches(self) -> Iterator[Batch]:
         try:
             reader = self._open()
         except pa.ArrowInvalid as e:
@@ -256,10 +286,22 @@ class _Reader:
                 if batch is not None:
                     yield batch
         self._reject_invalid(upto=None)
+        self._reject_long_lines()
+
+    def _reject_long_lines(self) -> None:
+        for long in self.lines.long:
+            self.ctx.read()
+            self.ctx.reject(
+                f"line {long.line}: a line of {long.size:,} bytes, longer than the {LINE_LIMIT:,} a record may have "
+                "(stepped past; the first bytes are kept)",
+                long.head, line=long.line, record_ordinal=long.line - self.header_line - 1,
+            )
 
     def _open(self) -> pv.CSVStreamingReader:
+        # a long line reaches pyarrow as the separators of an empty row: a blank line, no record
+        self.lines = ShortLines(self.path, LINE_LIMIT, (self.sep * (len(self.names) - 1) + "\n").encode())
         return pv.open_csv(
-            self.path,
+            self.lines,
             # one thread: pyarrow then knows the physical line of a malformed row
             read_options=pv.ReadOptions(
                 column_names=list(self.raw_names.values()),

@@ -157,12 +157,16 @@ _label_cache: dict[str, tuple[str, dict, str | None]] = {}
 
 
 def label_info(token: str) -> tuple[str, dict, str | None] | None:
-    """What a counter label means, or None when the token cannot be a label."""
+    """What a counter label means, or None when the token cannot be a label: not label-shaped, or naming an
+    identification item (``Userid``, ``Priority``: an identification line misplaced among the counter lines,
+    which must reject its block at that line rather than put text into a counter column)."""
     info = _label_cache.get(token)
     if info is None:
         if token in UNITS or not _LABEL.fullmatch(token):
             return None
         column = column_of(token)
+        if column in IDENTIFICATION:
+            return None
         kind = KNOWN_KINDS.get(column) or kind_by_name(column)
         info = (column, CONVERSIONS[kind], RESP_COUNTS.get(column) if kind == RESP else None)
         if len(_label_cache) < 10_000:  # a garbage file must not grow the cache without bound
@@ -202,6 +206,13 @@ PRINTED_IDS: dict[str, list[tuple[str, pa.DataType]]] = {
     "measure_line": [("trackid", STR), ("clip", I32), ("line", I32)],
     "measure_userdef": [("userid", STR), ("creatorid", STR)],
 }
+
+
+# every column that identifies a record rather than counts (no counter of any entity has one of these names)
+IDENTIFICATION = frozenset(
+    {name for name, _t in HEADER_SCHEMA} | {c.name for e in measure_tables.ENTITIES for c in e.ids}
+    | {name for ids in PRINTED_IDS.values() for name, _t in ids}
+)
 
 
 def _entity_schema(entity: measure_tables.Entity) -> list[tuple[str, pa.DataType]]:

@@ -43,7 +43,7 @@ HEADER = (
     Column("loadid", STR, "LOADID, trailing blanks trimmed; NULL when blank (text reports have none)."),
     Column("from_timestamp", TS, "Interval start, local civil time (Julian timestamp converted)."),
     Column("to_timestamp", TS, "Interval end, local civil time."),
-    Column("delta_time", I64, "Interval length, µs."),
+    Column("delta_time", I64, "Interval length, µs.", positive=True, maximum=31 * 86_400e6),
     Column("error", I32, "ERROR item; -1 = a 32-bit counter overflowed and its 64-bit `-F` twin was used."),
     Column("os_version", STR, "Operating system version, e.g. `G06`, `B30`; NULL when unknown."),
 )
@@ -51,10 +51,42 @@ INTERVAL = ("from_timestamp", "to_timestamp")
 PLACEMENT = ("system_name", "from_timestamp")  # an interval belongs to the day it starts in
 
 
-def _counters(*pairs: tuple[str, str]) -> tuple[Column, ...]:
-    # every MEASURE counter accumulates over its interval from 0 (a maximum or a free-page count is a level,
-    # but no more negative than a count): a negative value is not a measurement
-    return tuple(Column(name, I64, meaning, cumulative=True) for name, meaning in pairs)
+# What a counter can grow by per second of its interval, by its unit (plausibility at ingest rejects a record
+# beyond it: a counter near 2**63 fits BIGINT but no interval accumulates it). Deliberately wide: a bound
+# to catch garbage, not a check of the measurement (``perfdb check`` holds the busy percentages to 100 %).
+BUSY_US_PER_S = 2e6  # µs busy: at most two halves busy at once (a mirrored volume, a full-duplex line)
+QUEUE_US_PER_S = 1e12  # µs x items (a queue, or times summed over concurrent requests): a million waiting
+COUNT_PER_S = 1e9  # events: a billion a second
+BYTES_PER_S = 1e12  # bytes: a terabyte a second
+LEVEL_MAX = 1e12  # a level (a longest queue, free pages) is no rate: an absolute bound
+# times summed over requests that overlap, which a clock of the interval does not bound: queue-like. A
+# process's ready time is one process's, but the demo generator's model (busy x (1 + queue x wait)) gives up
+# to 3.2 intervals of it: bounded as a queue until that model is mended
+_SUMMED_TIMES = {"response_time", "lockwait_time", "file_busy_time", "counter_value", "ready_time"}
+
+
+def _bounds(name: str) -> dict:
+    """The plausibility bound of a counter from its unit, which its name tells (DDL naming habits)."""
+    if name.startswith(("max_", "ending_")) or name.endswith("_max"):
+        return {"maximum": LEVEL_MAX}
+    if name in _SUMMED_TIMES or name.endswith("_qtime"):
+        return {"max_per_s": QUEUE_US_PER_S}
+    if name.endswith("_time") or name == "process_ovhd":
+        return {"max_per_s": BUSY_US_PER_S}
+    if name.endswith("_bytes"):
+        return {"max_per_s": BYTES_PER_S}
+    return {"max_per_s": COUNT_PER_S}
+
+
+def _counters(*pairs: tuple[str, str], required: tuple[str, ...] = ()) -> tuple[Column, ...]:
+    """Counters: every MEASURE counter accumulates over its interval from 0 (a maximum or a free-page count
+    is a level, but no more negative than a count): a negative value is not a measurement. ``required``:
+    those the marts divide or condense (``Column.required``)."""
+    unknown = set(required) - {name for name, _m in pairs}
+    if unknown:
+        raise ValueError(f"required counters not declared: {sorted(unknown)}")
+    return tuple(Column(name, I64, meaning, cumulative=True, required=name in required, **_bounds(name))
+                 for name, meaning in pairs)
 
 
 @dataclass(frozen=True)
@@ -69,7 +101,7 @@ class Entity:
 
     def raw_table(self) -> RawTable:
         return RawTable(self.table, MEASURE, self.description, (*RECORD_COLUMNS, *HEADER, *self.ids, *self.counters),
-                        natural_key=(*self.key, *INTERVAL), open=True, placement=PLACEMENT)
+                        natural_key=(*self.key, *INTERVAL), open=True, placement=PLACEMENT, interval="delta_time")
 
 
 _DEVICE_IDS = (
@@ -111,6 +143,7 @@ ENTITIES = (
             ("transactions", "Terminal transactions (a read, then a write) of measured terminal processes."),
             ("response_time", "Terminal response time of those transactions, µs."),
             ("ending_free_mem", "Free page frames at the end of the interval."),
+            required=("cpu_busy_time", "cpu_qtime"),
         ),
         key=("system_name", "cpu_num"),
     ),
@@ -138,6 +171,7 @@ ENTITIES = (
             ("received_bytes", "Bytes of the messages received."),
             ("checkpoints", "Checkpoint calls."),
             ("file_open_calls", "File open calls."),
+            required=("cpu_busy_time", "ready_time", "dispatches", "messages_sent", "messages_received"),
         ),
         key=("system_name", "cpu_num", "pin"),
     ),
@@ -163,6 +197,7 @@ ENTITIES = (
             ("device_qbusy_time", "Time at least one request was queued to the disc in this processor, µs."),
             ("cache_hits", "Cache hits, summed over the cache block sizes."),
             ("cache_misses", "Cache misses, summed over the cache block sizes."),
+            required=("request_qtime", "requests", "reads", "writes", "input_bytes", "output_bytes", "read_busy_time", "write_busy_time", "device_qbusy_time"),
         ),
         key=("system_name", "device_name", "cpu_num"),
     ),
@@ -186,6 +221,7 @@ ENTITIES = (
             ("retries", "I/O retries after line errors."),
             ("transactions", "Terminal transactions on the measured subdevices (0 for SNAX)."),
             ("response_time", "Terminal response time of those transactions, µs (0 for SNAX)."),
+            required=("read_busy_time", "write_busy_time", "requests", "input_bytes", "output_bytes", "reads", "writes"),
         ),
         key=("system_name", "device_name"),
     ),
@@ -203,6 +239,7 @@ ENTITIES = (
         _counters(
             ("max_value", "QUEUE counters: the longest queue."),
             ("counter_value", "The counter: ACCUM and FACCUM a count; BUSY and QBUSY µs; QUEUE µs x items."),
+            required=("counter_value",),
         ),
         key=("system_name", "cpu_num", "pin", "name", "index"),
     ),
@@ -218,6 +255,7 @@ ENTITIES = (
             ("info_calls", "File-information calls."),
             ("messages", "Messages sent for the open."),
             ("message_bytes", "Bytes of those messages."),
+            required=("reads", "writes"),
         ),
         key=("system_name", "opener_cpu", "opener_pin", "file_name"),
     ),
@@ -233,6 +271,7 @@ ENTITIES = (
             ("requests", "Requests for this open."),
             ("requests_blocked", "I/Os that waited on a lock."),
             ("lockwait_time", "Time waiting for locks, µs."),
+            required=("driver_input_calls", "driver_output_calls"),
         ),
         key=("system_name", "opener_cpu", "opener_pin", "file_name"),
     ),
@@ -249,7 +288,7 @@ UNPARSED = RawTable(
         *RECORD_COLUMNS,
         Column("entity", STR, "The LIST keyword the text was listed under, or SYSTEM; NULL for text outside any listing."),
         Column("line_number", I64, "File line (1-based) the text starts on."),
-        Column("raw_text", STR, "The text as printed."),
+        Column("raw_text", STR, "The text as printed.", verbatim=True),
     ),
 )
 

@@ -1,4 +1,5 @@
-"""A built warehouse opened read-only for a module's tests: ``yield from read_only(home.db_path)`` in a fixture."""
+"""A built warehouse opened read-only for a module's tests: ``yield from read_only(home.db_path)`` in a fixture;
+``dict_rows(con, sql)`` reads a query's rows as dicts keyed by column."""
 
 from __future__ import annotations
 
@@ -14,3 +15,10 @@ def read_only(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         yield con
     finally:
         con.close()
+
+
+def dict_rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
+    """The rows of ``sql`` as dicts keyed by the column names; the connection is the caller's to close."""
+    cur = con.execute(sql)
+    columns = [d[0] for d in cur.description]
+    return [dict(zip(columns, row)) for row in cur.fetchall()]

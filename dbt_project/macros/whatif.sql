@@ -52,25 +52,13 @@
 recent as (
     select w.system_name, w.workload, w.transactions, cast(w.hour_start as date) as measured_date
     from {{ ref('fct_workload_hourly') }} as w
-    inner join (
-        select system_name, max(hour_start) as last_hour
-        from {{ ref('fct_workload_hourly') }}
-        group by system_name
-    ) as latest
-        on latest.system_name = w.system_name
-        and w.hour_start > {{ dbt.dateadd('day', -current_days, 'latest.last_hour') }}
+    {{ within_last_days(ref('fct_workload_hourly'), 'w', current_days) }}
 ),
 
 recent_on_cpu as (
     select w.system_name, w.cpu_num, w.workload, w.cpu_s
     from {{ ref('int_workload__cpu_hourly') }} as w
-    inner join (
-        select system_name, max(hour_start) as last_hour
-        from {{ ref('int_workload__cpu_hourly') }}
-        group by system_name
-    ) as latest
-        on latest.system_name = w.system_name
-        and w.hour_start > {{ dbt.dateadd('day', -current_days, 'latest.last_hour') }}
+    {{ within_last_days(ref('int_workload__cpu_hourly'), 'w', current_days) }}
 ),
 
 resource_shares as (
@@ -112,6 +100,18 @@ workload_shares as (
         and pool.workload = recent.workload
     group by recent.system_name, recent.workload
 )
+{%- endmacro %}
+
+{#- The join that keeps the rows of `alias` (hours of `relation`) in the last `current_days` days of its
+    system's measurements. -#}
+{% macro within_last_days(relation, alias, current_days) -%}
+    inner join (
+        select system_name, max(hour_start) as last_hour
+        from {{ relation }}
+        group by system_name
+    ) as latest
+        on latest.system_name = {{ alias }}.system_name
+        and {{ alias }}.hour_start > {{ dbt.dateadd('day', -current_days, 'latest.last_hour') }}
 {%- endmacro %}
 
 {#- The join of `shares` (a resource_shares) to the resource `resources` for the workload `workload`:

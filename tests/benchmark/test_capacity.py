@@ -25,6 +25,7 @@ from ingest import cli, dbt_runner
 from ingest.capacity import config_checks, queueing, sizing
 from ingest.home import Home
 from ingest.warehouse import serving
+from read_only_db import dict_rows
 
 REPO = Path(__file__).resolve().parents[2]
 PARAMETERS_000 = REPO / "dbt_project/seeds/reference/reference_parameters_000_appc_tuning.csv"
@@ -440,9 +441,7 @@ def test_forecast_with_too_little_history_says_so(forecast):
 def query(home: Home, sql: str) -> list[dict]:
     con = serving.connect_serving(home)
     try:
-        cur = con.execute(sql)
-        columns = [d[0] for d in cur.description]
-        return [dict(zip(columns, row)) for row in cur.fetchall()]
+        return dict_rows(con, sql)
     finally:
         con.close()
 

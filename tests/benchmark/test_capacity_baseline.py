@@ -22,6 +22,7 @@ from ingest import cli
 from ingest.capacity import queueing
 from ingest.home import Home
 from ingest.warehouse import serving
+from read_only_db import dict_rows
 
 CURRENT_DAYS = 7  # dbt var capacity_current_days
 GROWTH = 0.15  # dbt var capacity_whatif_workload_growth
@@ -30,9 +31,7 @@ GROWTH = 0.15  # dbt var capacity_whatif_workload_growth
 def query(home: Home, sql: str, *, published: bool = True) -> list[dict]:
     con = serving.connect_serving(home) if published else duckdb.connect(str(home.db_path), read_only=True)
     try:
-        cur = con.execute(sql)
-        columns = [d[0] for d in cur.description]
-        return [dict(zip(columns, row)) for row in cur.fetchall()]
+        return dict_rows(con, sql)
     finally:
         con.close()
 

@@ -432,16 +432,21 @@ def _namespace(settings: Iterable[Setting]) -> Values:
 
 def check(settings: list[Setting]) -> list[Finding]:
     """All findings for a listing, node by node, then the cross-node rules on the keys one node sets."""
+    return evaluate(settings)[0]
+
+
+def evaluate(settings: list[Setting]) -> tuple[list[Finding], dict[str, int]]:
+    """The findings for a listing and, per rule, on how many nodes (or cross-node sets) it was checked."""
     by_node: dict[str, list[Setting]] = {}
     for s in settings:
         by_node.setdefault(s.node, []).append(s)
     findings: list[Finding] = []
-    applied: set[str] = set()
+    applied: dict[str, int] = {}
     for node, node_settings in by_node.items():
         values = _namespace(node_settings)
         for rule in RULES:
             if all(k in values for k in rule.needs):
-                applied.add(rule.rule_id)
+                applied[rule.rule_id] = applied.get(rule.rule_id, 0) + 1
                 findings += [Finding(rule.rule_id, sev, node, params, found, expected, rule.source)
                              for sev, params, found, expected in rule.check(values)]
     owners: dict[str, set[str]] = {}
@@ -450,10 +455,11 @@ def check(settings: list[Setting]) -> list[Finding]:
     shared = _namespace(s for s in settings if len(owners[s.key]) == 1)
     for rule in RULES:
         if rule.rule_id not in applied and rule.needs and all(k in shared for k in rule.needs):
+            applied[rule.rule_id] = 1
             nodes = "+".join(sorted({shared[k].node for k in rule.needs if not k.startswith("_")}))
             findings += [Finding(rule.rule_id, sev, nodes, params, found, expected, rule.source)
                          for sev, params, found, expected in rule.check(shared)]
-    return findings
+    return findings, applied
 
 
 # -- reading listings -------------------------------------------------------------------------------------------
@@ -496,6 +502,13 @@ def _plain_listing(path: Path, header: list[str], rows: list[list[str]]) -> list
     return settings
 
 
+def parameter_settings(node: str, parameters_json: str | None, line: int | None = None) -> list[Setting]:
+    """The settings of a benchmark run's ``parameters_json`` (``{"ru_size": {"value": 3840, "unit": "bytes"}}``),
+    as a log carries them and fct_benchmark_run keeps them."""
+    return [setting(node, name, item["value"], item.get("unit"), line)
+            for name, item in json.loads(parameters_json or "{}").items()]
+
+
 def _benchmark_listing(path: Path, form: str) -> list[Setting]:
     """The parameters of each run, read and validated as ``perfdb ingest`` reads the log; the run's label
     names its node."""
@@ -506,8 +519,7 @@ def _benchmark_listing(path: Path, form: str) -> list[Setting]:
                 row = run.row()
             except RecordError as e:
                 raise ListingError(f"{path}: line {run.line_number}: {e}") from None
-            for name, item in json.loads(row["parameters_json"] or "{}").items():
-                settings.append(setting(row["run_label"], name, item["value"], item.get("unit"), run.line_number))
+            settings += parameter_settings(row["run_label"], row["parameters_json"], run.line_number)
     except FormatError as e:
         raise ListingError(f"{path}: {e.position()}: {e}") from None
     return settings

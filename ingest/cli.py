@@ -32,7 +32,7 @@ import signal
 import sys
 from pathlib import Path
 
-from ingest import dashboard_warmup, docs_site, serve
+from ingest import dashboard_warmup, docs_site, rules, serve
 from ingest.cli_options import add_format, add_seed, home_of, input_format, subcommand
 from ingest.home import Home
 from ingest.lake import cli as lake_cli
@@ -414,6 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
     for module in public_modules(REPORTS):
         module.add_parser(rep_sub)
 
+    rules.add_parser(sub)
     serve.add_parser(sub)
     dashboard_warmup.add_parser(sub)
     docs_site.add_parser(sub)

@@ -59,6 +59,19 @@
     {{ return(['cpu_busy_s', 'priority', 'run_time_s', 'cpu_busy_pct', 'io_per_s']) }}
 {% endmacro %}
 
+{#- The process runs of a day with every column a `busy_process` rule may compare (busy_process_metrics);
+    `touched_only` keeps the days a day model rebuilds. -#}
+{% macro busy_process_runs(touched_only) %}
+select
+    *,
+    100 * cpu_busy_s / run_time_s as cpu_busy_pct,
+    messages_sent_count / run_time_s as io_per_s
+from {{ ref('int_process__daily') }}
+{%- if touched_only %}
+where {{ touched('system_name', 'report_date', 'day') }}
+{%- endif %}
+{% endmacro %}
+
 {#- ENFORM condenses processes OVER PROCESS-NAME; an unnamed process is its program in its CPU and PIN.
     `process_name` is the expression of the name (an aggregate in an hourly select). -#}
 {% macro process_key(process_name='process_name') -%}

@@ -135,3 +135,47 @@ where exists (
         where other.entity = pairs.entity and other.metric = pairs.metric and other.rule_id <> pairs.rule_id
     )
 {% endtest %}
+
+{#- The join of a shift fact's values (`measured`, unpivoted) to the rules of its entity (`rules`): the
+    system's rule for the metric and, for a target whose rules name a command (`userdef`: the counter),
+    the rows of that command only. -#}
+{% macro shift_rule_applies(command) -%}
+    rules.system_name = measured.system_name
+        and rules.metric = measured.metric
+        {%- if command %}
+        and (rules.source_command = '*' or rules.source_command = measured.{{ command }})
+        {%- endif %}
+{%- endmacro %}
+
+{#- Every value of the network marts a network rule may compare, one row per interval or snapshot and
+    metric (a flag reads as 1 or 0), with the host, the command, what was measured and the interval;
+    `touched_only` keeps the rows of the days a day model rebuilds. -#}
+{% macro network_observed(touched_only) %}
+    {%- set observations = [] %}
+    {%- for entity, target in network_rule_targets().items() %}
+        {%- for metric in target.metrics %}
+            {%- do observations.append((entity, target, metric, metric)) %}
+        {%- endfor %}
+        {%- for metric, flag in target.flags.items() %}
+            {%- do observations.append((entity, target, metric, 'case when ' ~ flag ~ ' then 1 else 0 end')) %}
+        {%- endfor %}
+    {%- endfor %}
+    {%- for entity, target, metric, expression in observations %}
+    select
+        '{{ entity }}' as rule_entity,
+        host,
+        {{ target.command }} as source_command,
+        {{ target.entity }} as entity,
+        {{ target.start }} as interval_start,
+        {{ target.end }} as interval_end,
+        '{{ metric }}' as metric,
+        cast({{ expression }} as double) as observed_value
+    from {{ ref(target.mart) }}
+    {%- if touched_only %}
+    where {{ touched('host', target.end, 'day') }}
+    {%- endif %}
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+{% endmacro %}

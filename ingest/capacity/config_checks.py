@@ -1,5 +1,10 @@
 """A parameter listing checked against the tuning rules of seeds 000, 002 and 003.
 
+The rules are the rows of the rules catalogue (``dbt_project/seeds/rules_catalogue.csv``) whose
+``evaluated_by`` is ``config_checks``: their ids, sources, severities and, for a rule that is one
+comparison (UNITSZ <> 4000), the parameter, operator, limit and advice; a rule that relates several
+parameters has its check here (``CHECKS``), found by its rule_id.
+
 A listing is what a site has configured: the ``parameters`` of the runs of a benchmark log
 (``docs/benchmark_format.md``, read and validated by the benchmark parsers' own ``log_reader``; the run's
 label names its node) or a plain CSV with the columns ``parameter,value`` and optionally ``unit`` and
@@ -176,14 +181,6 @@ def _pacing_windows(v: Values):
     return out
 
 
-def _adaptive_bound(v: Values):
-    x = _n(v, "adaptive_pacing_upper_bound")
-    if x is not None and x < 8:
-        return [("info", "upper bound for adaptive receive pacing window", f"{_fmt(x)}",
-                 "at least 8: throughput climbs steeply up to 8 and the maximum was reached at 63")]
-    return []
-
-
 def _header(v: Values) -> tuple[int, str]:
     return (SUBAREA_HEADER_BYTES, "subarea") if "subarea" in _t(v, "network_type") else (APPN_HEADER_BYTES, "APPN")
 
@@ -218,13 +215,6 @@ def _iobuf_unitsz(v: Values):
     if iobuf != unitsz:
         return [("alert", "IOBUF, UNITSZ", f"IOBUF {_fmt(iobuf)}, UNITSZ {_fmt(unitsz)}",
                  "VTAM IOBUF buffer size = NCP UNITSZ (4000 recommended)")]
-    return []
-
-
-def _unitsz_4000(v: Values):
-    unitsz = _n(v, "unitsz")
-    if unitsz is not None and unitsz != 4000:
-        return [("warn", "UNITSZ", f"{_fmt(unitsz)}", "4000 bytes")]
     return []
 
 
@@ -270,20 +260,6 @@ def _maxbfru(v: Values):
         return [("warn", "MAXBFRU, UNITSZ, PIU size", f"MAXBFRU {_fmt(maxbfru)} for a {_fmt(piu)}-byte PIU",
                  f"MAXBFRU = ceil(PIU / UNITSZ) = {best} (or {best + 1} if sessions fail); more buffers are "
                  f"wasted and make NCP wait for them to fill")]
-    return []
-
-
-def _slodown(v: Values):
-    x = _n(v, "slodown")
-    if x is not None and x != 6:
-        return [("warn", "SLODOWN", f"{_fmt(x)} %", "6 %: NCP keeps 6 % of its buffers for peak traffic")]
-    return []
-
-
-def _delay(v: Values):
-    x = _n(v, "delay")
-    if x is not None and x != 0:
-        return [("alert", "DELAY", f"{_fmt(x)}", "0: a coattailing delay disrupts pacing responses")]
     return []
 
 
@@ -362,27 +338,84 @@ def _tibuf(v: Values):
     return []
 
 
-RULES: tuple[Rule, ...] = (
-    Rule("000-pacing-window-8", ("_pacing_all",), _pacing_windows, "seed 000 L341, L351"),
-    Rule("000-ru-fits-frame", ("ru_size", "dlc_frame_size"), _ru_vs_frame, "seed 000 L304-L312; seed 002 L942-L946"),
-    Rule("000-iobuf-equals-unitsz", ("iobuf", "unitsz"), _iobuf_unitsz, "seed 000 L930, L958"),
-    Rule("000-unitsz-4000", ("unitsz",), _unitsz_4000, "seed 000 L787"),
-    Rule("000-rcvbufc-two-frames", ("rcvbufc", "maxtsl"), _rcvbufc, "seed 000 L844-L851, L957"),
-    Rule("000-maxdata-ge-maxtsl", ("maxdata", "maxtsl"), _maxdata_maxtsl, "seed 000 L956"),
-    Rule("000-size-chain", ("maxdata", "unitsz", "maxbfru"), _size_chain, "seed 000 L798"),
-    Rule("000-maxbfru-from-piu", ("unitsz", "maxbfru", "piu_size"), _maxbfru, "seed 000 L789-L794"),
-    Rule("000-slodown-6", ("slodown",), _slodown, "seed 000 L815-L821"),
-    Rule("000-delay-0", ("delay",), _delay, "seed 000 L823-L829; seed 003 L643-L645"),
-    Rule("000-rusizes-symmetric", ("rusizes",), _rusizes, "seed 000 L904-L906, L959"),
-    Rule("000-maxtsl-tic1", ("maxtsl", "tic"), _maxtsl_tic, "seed 000 L861"),
-    Rule("002-receive-window-ncp", ("receive_window_count", "partner"), _receive_window_ncp, "seed 002 L935"),
-    Rule("002-adapter-queues-150", (), _adapter_queues, "seed 002 L808, L921"),
-    Rule("002-adaptive-pacing-8", ("adaptive_pacing_upper_bound",), _adaptive_bound, "seed 002 L686, L918"),
-    Rule("002-sdlc-timer", ("repoll_timeout", "link_speed", "dlc_frame_size"), _sdlc_timer, "seed 002 L788"),
-    Rule("003-iobuf-nlp-hpr", ("iobuf", "ru_size", "hpr"), _iobuf_nlp, "seed 003 L632-L637"),
-    Rule("003-csm-dataspace", ("csm_storage",), _csm_storage, "seed 003 L426"),
-    Rule("003-tibuf-without-mpc", ("tibuf",), _tibuf, "seed 003 L620-L621"),
-)
+# The checks that are more than one comparison, by the rule_id of their row in the rules catalogue, with the
+# canonical keys that must all be set for the rule to apply.
+CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str, str, str]]]]] = {
+    "000-pacing-window-8": (("_pacing_all",), _pacing_windows),
+    "000-ru-fits-frame": (("ru_size", "dlc_frame_size"), _ru_vs_frame),
+    "000-iobuf-equals-unitsz": (("iobuf", "unitsz"), _iobuf_unitsz),
+    "000-rcvbufc-two-frames": (("rcvbufc", "maxtsl"), _rcvbufc),
+    "000-maxdata-ge-maxtsl": (("maxdata", "maxtsl"), _maxdata_maxtsl),
+    "000-size-chain": (("maxdata", "unitsz", "maxbfru"), _size_chain),
+    "000-maxbfru-from-piu": (("unitsz", "maxbfru", "piu_size"), _maxbfru),
+    "000-rusizes-symmetric": (("rusizes",), _rusizes),
+    "000-maxtsl-tic1": (("maxtsl", "tic"), _maxtsl_tic),
+    "002-receive-window-ncp": (("receive_window_count", "partner"), _receive_window_ncp),
+    "002-adapter-queues-150": ((), _adapter_queues),
+    "002-sdlc-timer": (("repoll_timeout", "link_speed", "dlc_frame_size"), _sdlc_timer),
+    "003-iobuf-nlp-hpr": (("iobuf", "ru_size", "hpr"), _iobuf_nlp),
+    "003-csm-dataspace": (("csm_storage",), _csm_storage),
+    "003-tibuf-without-mpc": (("tibuf",), _tibuf),
+}
+
+# -- the rules: the rows of the rules catalogue that config_checks evaluates -------------------------------
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "rules_catalogue.csv"
+FINDING_SEVERITY = {"critical": "alert", "warning": "warn", "info": "info"}
+COMPARE: dict[str, Callable[[float, float], bool]] = {
+    ">": lambda x, limit: x > limit, ">=": lambda x, limit: x >= limit, "<": lambda x, limit: x < limit,
+    "<=": lambda x, limit: x <= limit, "<>": lambda x, limit: x != limit,
+}
+
+
+class CatalogueError(Exception):
+    """The rules catalogue names a configuration rule config_checks cannot run (file, line, what is missing)."""
+
+
+def _comparison(key: str, operator: str, limit: float, severity: str, expected: str):
+    """A catalogue row that is one comparison: a finding when the parameter's value `operator` the limit."""
+    def check(v: Values):
+        s = v.get(key)
+        if s is None or s.value is None or not COMPARE[operator](s.value, limit):
+            return []
+        return [(severity, s.parameter, f"{_fmt(s.value)} {s.unit or ''}".strip(), expected)]
+    return check
+
+
+def load_rules(path: Path = CATALOGUE) -> tuple[Rule, ...]:
+    """The catalogue's rows evaluated by config_checks: a row with metric, operator and limit is that
+    comparison; any other must have its check in CHECKS. A row with neither, a row with both, or a check
+    without a row is refused."""
+    rules: list[Rule] = []
+    with path.open(newline="", encoding="utf-8") as f:
+        for line, row in enumerate(csv.DictReader(f), start=2):
+            if row["evaluated_by"] != "config_checks":
+                continue
+            rule_id, metric = row["rule_id"], row["metric"]
+            if metric and rule_id in CHECKS:
+                raise CatalogueError(f"{path}: line {line}: rule {rule_id} has both a comparison ({metric} "
+                                     f"{row['operator']} {row['limit']}) and a check coded for it; expected one")
+            if metric:
+                if row["operator"] not in COMPARE or not row["limit"]:
+                    raise CatalogueError(f"{path}: line {line}: rule {rule_id} compares {metric}: expected an "
+                                         f"operator ({', '.join(COMPARE)}) and a limit, found "
+                                         f"{row['operator']!r} and {row['limit']!r}")
+                check = _comparison(metric, row["operator"], float(row["limit"]),
+                                    FINDING_SEVERITY.get(row["severity"], "warn"), row["advice"])
+                rules.append(Rule(rule_id, (metric,), check, row["source"]))
+            elif rule_id in CHECKS:
+                needs, check = CHECKS[rule_id]
+                rules.append(Rule(rule_id, needs, check, row["source"]))
+            else:
+                raise CatalogueError(f"{path}: line {line}: rule {rule_id} is evaluated by config_checks but has "
+                                     f"neither a metric, operator and limit nor a check coded for it")
+    missing = sorted(set(CHECKS) - {r.rule_id for r in rules})
+    if missing:
+        raise CatalogueError(f"{path}: no row evaluated by config_checks for the coded checks {', '.join(missing)}")
+    return tuple(rules)
+
+
+RULES: tuple[Rule, ...] = load_rules()
 
 
 def _namespace(settings: Iterable[Setting]) -> Values:
@@ -399,16 +432,21 @@ def _namespace(settings: Iterable[Setting]) -> Values:
 
 def check(settings: list[Setting]) -> list[Finding]:
     """All findings for a listing, node by node, then the cross-node rules on the keys one node sets."""
+    return evaluate(settings)[0]
+
+
+def evaluate(settings: list[Setting]) -> tuple[list[Finding], dict[str, int]]:
+    """The findings for a listing and, per rule, on how many nodes (or cross-node sets) it was checked."""
     by_node: dict[str, list[Setting]] = {}
     for s in settings:
         by_node.setdefault(s.node, []).append(s)
     findings: list[Finding] = []
-    applied: set[str] = set()
+    applied: dict[str, int] = {}
     for node, node_settings in by_node.items():
         values = _namespace(node_settings)
         for rule in RULES:
             if all(k in values for k in rule.needs):
-                applied.add(rule.rule_id)
+                applied[rule.rule_id] = applied.get(rule.rule_id, 0) + 1
                 findings += [Finding(rule.rule_id, sev, node, params, found, expected, rule.source)
                              for sev, params, found, expected in rule.check(values)]
     owners: dict[str, set[str]] = {}
@@ -417,10 +455,11 @@ def check(settings: list[Setting]) -> list[Finding]:
     shared = _namespace(s for s in settings if len(owners[s.key]) == 1)
     for rule in RULES:
         if rule.rule_id not in applied and rule.needs and all(k in shared for k in rule.needs):
+            applied[rule.rule_id] = 1
             nodes = "+".join(sorted({shared[k].node for k in rule.needs if not k.startswith("_")}))
             findings += [Finding(rule.rule_id, sev, nodes, params, found, expected, rule.source)
                          for sev, params, found, expected in rule.check(shared)]
-    return findings
+    return findings, applied
 
 
 # -- reading listings -------------------------------------------------------------------------------------------
@@ -463,6 +502,13 @@ def _plain_listing(path: Path, header: list[str], rows: list[list[str]]) -> list
     return settings
 
 
+def parameter_settings(node: str, parameters_json: str | None, line: int | None = None) -> list[Setting]:
+    """The settings of a benchmark run's ``parameters_json`` (``{"ru_size": {"value": 3840, "unit": "bytes"}}``),
+    as a log carries them and fct_benchmark_run keeps them."""
+    return [setting(node, name, item["value"], item.get("unit"), line)
+            for name, item in json.loads(parameters_json or "{}").items()]
+
+
 def _benchmark_listing(path: Path, form: str) -> list[Setting]:
     """The parameters of each run, read and validated as ``perfdb ingest`` reads the log; the run's label
     names its node."""
@@ -473,8 +519,7 @@ def _benchmark_listing(path: Path, form: str) -> list[Setting]:
                 row = run.row()
             except RecordError as e:
                 raise ListingError(f"{path}: line {run.line_number}: {e}") from None
-            for name, item in json.loads(row["parameters_json"] or "{}").items():
-                settings.append(setting(row["run_label"], name, item["value"], item.get("unit"), run.line_number))
+            settings += parameter_settings(row["run_label"], row["parameters_json"], run.line_number)
     except FormatError as e:
         raise ListingError(f"{path}: {e.position()}: {e}") from None
     return settings

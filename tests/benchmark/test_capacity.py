@@ -213,7 +213,7 @@ def test_seed_000_baseline_listing_breaks_the_rules_the_tuned_one_follows():
         ("000-pacing-window-8", "RS/6000", "Mode Send Pacing = 3"),
         ("000-pacing-window-8", "RS/6000", "Mode Receive Pacing = 3"),
         ("000-pacing-window-8", "DOS", "RU Receive Pacing = 3"),
-        ("000-unitsz-4000", "NCP", "384"),
+        ("000-unitsz-4000", "NCP", "384 bytes"),
         ("000-slodown-6", "NCP", "50 %"),
         ("002-adapter-queues-150", "RS/6000", "30"),
         ("002-adapter-queues-150", "RS/6000", "30"),
@@ -248,6 +248,24 @@ def test_cross_node_rule_names_both_nodes():
 def test_tuning_rules_of_seeds_002_and_003(parameters, expected):
     findings = config_checks.check([config_checks.setting("node", k, v) for k, v in parameters.items()])
     assert {f.rule_id for f in findings} == expected
+
+
+def test_configuration_rules_are_the_catalogue_rows_config_checks_evaluates(tmp_path):
+    # one source: every rule id and source comes from the catalogue; UNITSZ <> 4000 is a catalogue row, not code
+    with config_checks.CATALOGUE.open() as f:
+        rows = {r["rule_id"]: r for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
+    assert {r.rule_id: r.source for r in config_checks.RULES} == {k: r["source"] for k, r in rows.items()}
+    assert len(rows) == 19 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
+    header = "rule_id,evaluated_by,metric,operator,limit,severity,advice,source\n"
+    path = tmp_path / "rules_catalogue.csv"
+    path.write_text(header + "000-unitsz-4000,config_checks,unitsz,<>,4000,warning,4000 bytes,seed 000 L787\n"
+                    "000-new-rule,config_checks,,,,warning,,seed 000 L1\n")
+    with pytest.raises(config_checks.CatalogueError, match=r"rules_catalogue.csv: line 3: rule 000-new-rule is evaluated "
+                                                           r"by config_checks but has neither a metric, operator and limit"):
+        config_checks.load_rules(path)
+    path.write_text(header + "000-unitsz-4000,config_checks,unitsz,<>,4000,warning,4000 bytes,seed 000 L787\n")
+    with pytest.raises(config_checks.CatalogueError, match=r"no row evaluated by config_checks for the coded checks 000-iobuf"):
+        config_checks.load_rules(path)
 
 
 def test_unreadable_listing_names_file_and_line(tmp_path):

@@ -6,12 +6,7 @@
                    'priority', 'run_time_s', 'cpu_busy_s', 'cpu_busy_pct', 'io_per_s', 'messages_sent_count'] %}
 {{ config(materialized='incremental', unique_key=['system_name', 'report_date']) }}
 with runs as (
-    select
-        *,
-        100 * cpu_busy_s / run_time_s as cpu_busy_pct,
-        messages_sent_count / run_time_s as io_per_s
-    from {{ ref('int_process__daily') }}
-    where {{ touched('system_name', 'report_date', 'day') }}
+    {{ busy_process_runs(touched_only=true) }}
 ),
 
 rules as (

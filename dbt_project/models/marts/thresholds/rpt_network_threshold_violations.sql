@@ -5,34 +5,9 @@
 -- command's rows only. A day model of the day of the interval's end (or of the snapshot): the marts it
 -- reads are rebuilt for the touched days and the day after a late capture (build_touched_days).
 {%- set targets = network_rule_targets() %}
-{#- (entity, mart columns, metric, the expression it reads): a flag reads as 1 or 0 -#}
-{%- set observations = [] %}
-{%- for entity, target in targets.items() %}
-    {%- for metric in target.metrics %}
-        {%- do observations.append((entity, target, metric, metric)) %}
-    {%- endfor %}
-    {%- for metric, flag in target.flags.items() %}
-        {%- do observations.append((entity, target, metric, 'case when ' ~ flag ~ ' then 1 else 0 end')) %}
-    {%- endfor %}
-{%- endfor %}
 {{ config(materialized='incremental', unique_key=['host', 'interval_end']) }}
 with observed as (
-    {%- for entity, target, metric, expression in observations %}
-    select
-        '{{ entity }}' as rule_entity,
-        host,
-        {{ target.command }} as source_command,
-        {{ target.entity }} as entity,
-        {{ target.start }} as interval_start,
-        {{ target.end }} as interval_end,
-        '{{ metric }}' as metric,
-        cast({{ expression }} as double) as observed_value
-    from {{ ref(target.mart) }}
-    where {{ touched('host', target.end, 'day') }}
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
+    {{ network_observed(touched_only=true) }}
 ),
 
 hosts as (

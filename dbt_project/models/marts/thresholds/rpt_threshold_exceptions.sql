@@ -65,11 +65,7 @@ with
     from {{ entity }}_values as measured
     inner join {{ entity }}_hours as hours using ({{ target['keys'] | join(', ') }})
     inner join {{ entity }}_rules as rules
-        on rules.system_name = measured.system_name
-        and rules.metric = measured.metric
-        {%- if target.command %}
-        and (rules.source_command = '*' or rules.source_command = measured.{{ target.command }})
-        {%- endif %}
+        on {{ shift_rule_applies(target.command) }}
     where {{ crosses('measured.metric_value', 'rules.operator', 'rules.limit_value') }}
 ),
 {%- endfor %}

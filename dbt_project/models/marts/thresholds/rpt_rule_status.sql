@@ -1,0 +1,161 @@
+-- Every rule of the rules catalogue with its status on this warehouse: `evaluated` with how many values
+-- it compared (evaluations), on how many systems, and how many of them were findings; or `not
+-- evaluable` with the reason: the input it needs and which capture or listing provides it.
+--   threshold, selection  every value of the facts its entity compares (the shift facts, the network
+--                         marts, the day's process runs, the Process Activity rows) against the rule
+--                         as it applies to the value's system (effective_thresholds): evaluations =
+--                         values compared, findings = values crossing the limit (for an alarm, the
+--                         rows of rpt_threshold_exceptions)
+--   formula               the rows of the model that computes it (formula_models()); no findings
+--   configuration         checked by ingest.capacity.config_checks on a parameter listing, outside
+--                         SQL: `perfdb rules` evaluates them on the parameters of the benchmark runs
+--                         ingested; here they are not evaluable
+-- One row per rule_id (a system's own row of a rule is part of its evaluations, not a rule of its own).
+{%- set shift_targets = shift_rule_targets() %}
+{%- set network_entities = network_rule_targets().keys() | list %}
+with
+{%- for entity, target in shift_targets.items() %}
+
+{{ entity }}_values as (
+    {{ unpivot_metrics(ref(target.fact), target['keys'], target.metrics) }}
+),
+
+{{ entity }}_rules as (
+    {{ effective_thresholds(entity, ref(target.fact)) }}
+),
+
+{{ entity }}_compared as (
+    select rules.rule_id, measured.system_name, measured.metric_value, rules.operator, rules.limit_value
+    from {{ entity }}_values as measured
+    inner join {{ entity }}_rules as rules
+        on {{ shift_rule_applies(target.command) }}
+),
+{%- endfor %}
+
+network_values as (
+    {{ network_observed(touched_only=false) }}
+),
+
+network_hosts as (
+    select distinct host as system_name from network_values
+),
+
+network_rules as (
+    {{ effective_thresholds(network_entities, 'network_hosts') }}
+),
+
+network_compared as (
+    select rules.rule_id, observed.host as system_name, observed.observed_value as metric_value, rules.operator,
+        rules.limit_value
+    from network_values as observed
+    inner join network_rules as rules
+        on rules.system_name = observed.host
+        and rules.entity = observed.rule_entity
+        and rules.metric = observed.metric
+        and (rules.source_command = '*' or rules.source_command = observed.source_command)
+),
+
+process_runs as (
+    {{ busy_process_runs(touched_only=false) }}
+),
+
+busy_process_values as (
+    {{ unpivot_metrics('process_runs', ['system_name'], busy_process_metrics()) }}
+),
+
+busy_process_rules as (
+    {{ effective_thresholds('busy_process', 'process_runs') }}
+),
+
+process_activity_rules as (
+    {{ effective_thresholds('process_activity', ref('rpt_process_activity')) }}
+),
+
+compared as (
+    {%- for entity in shift_targets %}
+    select rule_id, system_name, metric_value, operator, limit_value from {{ entity }}_compared
+    union all
+    {%- endfor %}
+    select rule_id, system_name, metric_value, operator, limit_value from network_compared
+    union all
+    select rules.rule_id, runs.system_name, runs.metric_value, rules.operator, rules.limit_value
+    from busy_process_values as runs
+    inner join busy_process_rules as rules
+        on rules.system_name = runs.system_name
+        and rules.metric = runs.metric
+    union all
+    select rules.rule_id, activity.system_name, activity.io_per_trans, rules.operator, rules.limit_value
+    from {{ ref('rpt_process_activity') }} as activity
+    inner join process_activity_rules as rules
+        on rules.system_name = activity.system_name
+        and rules.metric = 'io_per_trans'
+),
+
+threshold_status as (
+    select
+        rule_id,
+        count(*) as evaluations,
+        count(distinct system_name) as systems,
+        sum(case when {{ crosses('metric_value', 'operator', 'limit_value') }} then 1 else 0 end) as findings
+    from compared
+    where metric_value is not null
+    group by rule_id
+),
+
+formula_status as (
+    {%- for model in formula_models() %}
+    select '{{ model }}' as evaluated_by, count(*) as evaluations
+    from {{ ref(model) }}
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+),
+
+rules as (
+    select *
+    from {{ ref('rules_catalogue') }}
+    where system_name is null or system_name = '*'
+),
+
+status as (
+    select
+        rules.*,
+        case
+            when rules.kind in ('threshold', 'selection') then coalesce(threshold_status.evaluations, 0)
+            when rules.kind = 'formula' then coalesce(formula_status.evaluations, 0)
+            else 0
+        end as evaluations,
+        case when rules.kind in ('threshold', 'selection') then threshold_status.systems end as systems,
+        case when rules.kind in ('threshold', 'selection') then threshold_status.findings end as findings
+    from rules
+    left join threshold_status
+        on threshold_status.rule_id = rules.rule_id
+    left join formula_status
+        on formula_status.evaluated_by = rules.evaluated_by
+        and rules.kind = 'formula'
+)
+
+select
+    rule_id,
+    document,
+    doc_rule,
+    lines,
+    kind,
+    subject,
+    title,
+    severity,
+    evaluated_by,
+    case when evaluations > 0 then 'evaluated' else 'not evaluable' end as status,
+    evaluations,
+    systems,
+    case when evaluations > 0 then findings end as findings,
+    case
+        when evaluations > 0 then null
+        when evaluated_by is not null and kind <> 'configuration' then 'no ' || input || ' in the warehouse yet: ' || provided_by
+        else 'needs ' || input || ': ' || provided_by
+    end as reason,
+    input,
+    provided_by,
+    words
+from status

@@ -1,0 +1,127 @@
+"""The rules catalogue on the demo warehouse: ``seeds.thresholds`` is its threshold rows, unchanged from the
+seed it replaced; ``marts.rpt_rule_status`` counts each rule's evaluations and findings from the marts below
+it; ``perfdb rules`` prints every rule with its status, and a rule it cannot evaluate with the input it needs.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ingest import cli
+from ingest.warehouse import serving
+from read_only_db import dict_rows
+
+pytestmark = pytest.mark.slow
+
+# the thresholds seed as it was before the catalogue (rule_id, system, entity, command, metric, operator, limit,
+# severity): the model over the catalogue must give the threshold marts these rows
+THRESHOLDS = [
+    ("AIX-M-01", "*", "buffer_pool", "netstat -m", "requests_failed_count", ">", 0.0, "warning"),
+    ("AIX-M-02", "*", "buffer_pool", "netstat -m", "requests_delayed_count", ">", 0.0, "info"),
+    ("BUSY-PROC-1", "*", "busy_process", "*", "cpu_busy_s", ">", 60.0, None),
+    ("BUSY-PROC-2", "*", "busy_process", "*", "priority", "<", 200.0, None),
+    ("CPU-T1", "*", "cpu", "*", "qlen_max", ">", 2.0, "warning"),
+    ("CPU-T2", "*", "cpu", "*", "qlen_spread_across_hours", ">", 1.0, "warning"),
+    ("CPU-T3", "*", "cpu", "*", "swaps_per_s_max", ">", 2.0, "warning"),
+    ("CPU-T4", "*", "cpu", "*", "busy_pct_max", ">", 70.0, "warning"),
+    ("CPU-T5", "*", "cpu", "*", "busy_pct_spread_across_hours", ">", 20.0, "warning"),
+    ("CPU-T6", "*", "cpu", "*", "ibusy_pct_max", ">", 25.0, "warning"),
+    ("DISC-T1", "*", "disc", "*", "busy_pct_max", ">", 70.0, "warning"),
+    ("LINE-T1", "*", "line", "*", "busy_pct_max", ">", 70.0, "warning"),
+    ("NET-IF-01", "*", "interface", "*", "error_pct", ">", 0.0, "warning"),
+    ("NET-IF-02", "*", "interface", "*", "drop_pct", ">", 0.0, "info"),
+    ("NET-TCP-01", "*", "tcpip", "*", "retransmitted_pct", ">", 2.0, "warning"),
+    ("PROC-ACT-HI", "*", "process_activity", "*", "io_per_trans", ">", 20.0, "info"),
+    ("PROC-ACT-LO", "*", "process_activity", "*", "io_per_trans", "<", 5.0, "info"),
+    ("PROC-T1", "*", "process", "*", "pqlen_max", ">", 2.0, "warning"),
+    ("SNA-R01", "*", "buffer_pool", "snaadmin query_buffer_availability", "throttle_status", ">", 30.0, "warning"),
+    ("SNA-R02", "*", "buffer_pool", "snaadmin query_buffer_availability", "throttle_status", ">=", 70.0, "critical"),
+    ("SNA-R03", "*", "buffer_pool", "snaadmin query_buffer_availability", "congested_flag", ">=", 1.0, "warning"),
+    ("SNA-R04", "*", "buffer_pool", "snaadmin query_buffer_availability", "was_congested_flag", ">=", 1.0, "info"),
+    ("SNA-R06", "*", "buffer_pool", "snaadmin query_buffer_availability", "in_use_pct", ">", 80.0, "warning"),
+    ("SNA-R08", "*", "buffer_pool", "snaadmin query_kernel_memory_limit", "in_use_pct", ">", 80.0, "warning"),
+    ("USERDEF-T1", "*", "userdef", "RESP-TIME", "counter_rate_max", ">", 2.0, "warning"),
+    ("VM-POOL-01", "*", "buffer_pool", "NETSTAT POOLSIZE", "max_used_pct", ">=", 90.0, "warning"),
+    ("VSE-R1", "*", "vse_stack", "*", "non_ip_count", ">", 0.0, "warning"),
+    ("VSE-R2", "*", "vse_stack", "*", "misrouted_pct", ">", 0.1, "warning"),
+    ("VSE-R22", "*", "vse_stack", "*", "complete_scans_pct", ">", 1.0, "info"),
+    ("VSE-REJ", "*", "vse_stack", "*", "inbound_rejections_count", ">", 0.0, "info"),
+    ("VTAM-01", "*", "buffer_pool", "D NET,BFRUSE", "max_used_pct", ">=", 90.0, "warning"),
+    ("VTAM-02", "*", "buffer_pool", "D NET,BFRUSE", "expansions_count", ">", 0.0, "info"),
+    ("VTAM-03", "*", "buffer_pool", "D NET,BFRUSE", "expansion_failed_flag", ">=", 1.0, "critical"),
+]
+
+
+@pytest.fixture(scope="module")
+def db(demo_home):
+    # the report's own connection settings: DuckDB refuses a second, differently configured one in-process
+    con = serving.connect_serving(demo_home)
+    yield con
+    con.close()
+
+
+def rules(capsys, home, *args: str) -> list[dict]:
+    assert cli.main(["--home", str(home.root), "rules", *args, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_thresholds_model_is_the_seed_it_replaced(db):
+    rows = db.execute("select rule_id, system_name, entity, source_command, metric, operator, \"limit\", severity "
+                      "from seeds.thresholds order by rule_id").fetchall()
+    assert rows == THRESHOLDS
+    assert db.execute("select source from seeds.thresholds where rule_id = 'CPU-T4'").fetchone() == (
+        "King 1986, Fig. 9 (seed 001 L2173): BUSY-MAX-D > 70",)
+
+
+def test_a_threshold_rule_counts_the_values_it_compared_and_those_that_crossed(db):
+    # CPU-T4 (seed 001 L2173, BUSY-MAX-D > 70) against every processor shift of fct_cpu_shift
+    (status,) = dict_rows(db, "select * from marts.rpt_rule_status where rule_id = 'CPU-T4'")
+    compared, crossed, systems = db.execute(
+        "select count(busy_pct_max), count(*) filter (where busy_pct_max > 70), "
+        "count(distinct system_name) filter (where busy_pct_max is not null) from marts.fct_cpu_shift").fetchone()
+    assert (status["status"], status["evaluations"], status["findings"], status["systems"]) == (
+        "evaluated", compared, crossed, systems)
+    assert (compared, crossed, systems) == (3780, 505, 4)
+    assert status["words"] == "(busy-max-d $>$ 70) OR"  # the seed's OCR of Figure 9, line 2173
+    # every alarm's findings are its rows of rpt_threshold_exceptions
+    mismatched = db.execute(
+        "select status.rule_id from marts.rpt_rule_status as status "
+        "left join (select rule_id, count(*) as n from marts.rpt_threshold_exceptions group by rule_id) as e "
+        "using (rule_id) where status.evaluated_by = 'rpt_threshold_exceptions' "
+        "and coalesce(status.findings, 0) <> coalesce(e.n, 0)").fetchall()
+    assert mismatched == []
+
+
+def test_perfdb_rules_of_one_document(demo_home, capsys):
+    listed = rules(capsys, demo_home, "--doc", "000")
+    assert len(listed) == 79 and {r["document"] for r in listed} == {"000"}
+    evaluated = {r["rule_id"]: (r["kind"], r["evaluations"], r["findings"]) for r in listed if r["status"] == "evaluated"}
+    # the Appendix A throughput and transactions per second of the benchmark runs; three configuration rules
+    # checked on the runs' parameters (seed 000 L341: three baseline pacing windows below 8)
+    assert evaluated == {
+        "000-F1": ("formula", 457, None), "000-F3": ("formula", 457, None),
+        "000-delay-0": ("configuration", 55, 0), "000-pacing-window-8": ("configuration", 44, 3),
+        "000-ru-fits-frame": ("configuration", 2, 0),
+    }
+    everything = rules(capsys, demo_home)
+    by_document: dict[str, list[int]] = {}
+    for r in everything:
+        counts = by_document.setdefault(r["document"], [0, 0])
+        counts[r["status"] == "evaluated"] += 1
+    # [not evaluable, evaluated] per document: 49 of the 336 rules run on the demo
+    assert by_document == {"000": [74, 5], "001": [68, 23], "002": [42, 8], "003": [14, 2], "004": [89, 6],
+                           "formats": [0, 5]}
+
+
+def test_a_rule_not_evaluable_says_which_input_is_missing(demo_home, capsys):
+    (rule,) = [r for r in rules(capsys, demo_home, "--doc", "000", "--kind", "threshold", "--status", "not evaluable")
+               if r["rule_id"] == "000-R37"]
+    assert rule["lines"] == "L736" and rule["evaluations"] == 0 and rule["findings"] is None
+    assert rule["reason"] == ("needs obs.adapter_utilization_pct, interactive workload: an observed pacing window or "
+                              "adapter utilization (APPNPACE, APPNT/APPNF, Performance Tools/400): no capture of "
+                              "them is parsed")
+    assert rule["words"].startswith("- For interactive environments, the adapter utilization should be kept under 60%")
+    assert cli.main(["--home", str(demo_home.root), "rules", "--doc", "004", "--status", "not evaluable"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "89 rules: 0 evaluated, 89 not evaluable"

@@ -30,6 +30,13 @@ prompt), then its ``# captured:`` line, then the file name ``<host>__<command>__
 (e.g. ``web01__netstat-s__20260105T100000.txt``). A capture with neither is rejected with a message
 saying how to fix it; a file where no capture has a time and host is rejected as a whole.
 
+Order. The counters are cumulative and the marts difference consecutive captures, so within a file each
+capture of a host and command must be taken after the one before it, compared as instants (UTC where the
+time gives its offset: ``+01:00`` then ``+00:00`` when the clocks go back is 15 minutes on, not 45 back).
+A capture printed twice or taken after the clock was set back is rejected at its line (``capture time
+2026-03-01 10:10:00+01:00 is not after the previous capture's 2026-03-01 10:30:00+01:00 (line 90)``),
+never differenced; the captures after it load.
+
 Output: three raw tables (declared in ``command_tables``; docs/commands_raw_contract.md), because in one long table every value row
 would repeat its capture's host, command and time and its counter's section, label, name, unit and
 kind, and writing those columns was most of the cost of an ingest; and a fourth for the lines no

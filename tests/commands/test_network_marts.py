@@ -102,6 +102,11 @@ def network_home(tmp_path_factory) -> Home:
     for host, captures in ORDER_LOGS.items():
         (order / f"{host}.log").write_text(_log(host, captures))
     pipeline.ingest_paths(home, [order])
+    # clean01's 10:15 capture again in two later files: once as it was, once with other values
+    copies = tmp_path_factory.mktemp("copies")
+    (copies / "clean01_same.log").write_text(_log("clean01", [QUARTERS[1]]))
+    (copies / "clean01_other.log").write_text(_log("clean01", [(QUARTERS[1][0], 1000)]))
+    pipeline.ingest_paths(home, [copies])
     assert dbt_runner.run_dbt(home, ["build", "--select", *NETWORK_MODELS], quiet=True) == 0
     return home
 
@@ -366,3 +371,20 @@ def test_intervals_across_a_change_of_utc_offset_are_timed_on_utc_instants(db):
         (dt.datetime(2026, 10, 25, 1, 0), 0, dt.datetime(2026, 10, 25, 1, 0)),
         (dt.datetime(2026, 10, 25, 1, 15), 0, dt.datetime(2026, 10, 25, 1, 15)),
     ]
+
+
+def test_a_later_file_holding_a_capture_with_other_values_is_listed_and_never_differenced(db):
+    """clean01's 10:15 capture again in two later files: the identical copy is a duplicate; the copy whose
+    counts are 100 higher is listed with its file and line, and the intervals stay the first copy's (above)."""
+    rows = db.execute(
+        "select host, command, captured_at, utc_offset_s, captured_utc, file_path, line_number, kept_file_path, "
+        "kept_line_number, differing_value_count, counter_count, kept_counter_count "
+        "from intermediate.int_counter__conflicting_copy").fetchall()
+    nonzero = db.execute(
+        "select count(*) from intermediate.int_counter__snapshot where host = 'clean01' "
+        "and captured_at = '2026-03-01 10:15:00' and value <> 0").fetchone()[0]
+    assert [(*r[:5], r[5].rsplit("/", 1)[-1], r[6], r[7].rsplit("/", 1)[-1], *r[8:]) for r in rows] == [
+        ("clean01", "netstat -s", dt.datetime(2026, 3, 1, 10, 15), 3600, dt.datetime(2026, 3, 1, 9, 15),
+         "clean01_other.log", 1, "clean01.log", 1 + CAPTURE_LINES, 43, 54, 54)]
+    assert nonzero == 43  # of the capture's 54 values, the 43 not zero were raised by 100
+    assert sorted(_tcp_intervals(db, "clean01")) == sorted(_tcp_intervals(db, "repeat01"))

@@ -22,5 +22,6 @@ select
     {%- endfor %}
     bool_or(counter_reset) as counter_reset
 from {{ rates }}
-group by {{ keys | join(', ') }}, interval_start, interval_end
+-- interval_end_utc too: when the clocks go back, one host's local interval times can repeat
+group by {{ keys | join(', ') }}, interval_start, interval_end, interval_end_utc
 {% endmacro %}

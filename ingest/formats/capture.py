@@ -30,6 +30,13 @@ prompt), then its ``# captured:`` line, then the file name ``<host>__<command>__
 (e.g. ``web01__netstat-s__20260105T100000.txt``). A capture with neither is rejected with a message
 saying how to fix it; a file where no capture has a time and host is rejected as a whole.
 
+Order. The counters are cumulative and the marts difference consecutive captures, so within a file each
+capture of a host and command must be taken after the one before it, compared as instants (UTC where the
+time gives its offset: ``+01:00`` then ``+00:00`` when the clocks go back is 15 minutes on, not 45 back).
+A capture printed twice or taken after the clock was set back is rejected at its line (``capture time
+2026-03-01 10:10:00+01:00 is not after the previous capture's 2026-03-01 10:30:00+01:00 (line 90)``),
+never differenced; the captures after it load.
+
 Output: three raw tables (declared in ``command_tables``; docs/commands_raw_contract.md), because in one long table every value row
 would repeat its capture's host, command and time and its counter's section, label, name, unit and
 kind, and writing those columns was most of the cost of an ingest; and a fourth for the lines no
@@ -154,6 +161,19 @@ class Capture:
     utc_offset_s: int | None = None
     command: str | None = None  # set by a parser when the output tells the variant (netstat -ib)
     unparsed: list[tuple[int, str]] = field(default_factory=list)  # (line offset, why it was not read)
+    ordered: bool = False  # already found to follow the file's previous capture of its host and command
+
+    @property
+    def instant(self) -> dt.datetime:
+        """When it was taken: the UTC instant where its offset is known, else its local time as given."""
+        if self.utc_offset_s is None:
+            return self.captured_at
+        return self.captured_at - dt.timedelta(seconds=self.utc_offset_s)
+
+    def stamp(self) -> str:
+        """Its time as given, e.g. ``2026-03-01 10:00:00+01:00`` (no offset when it gave none)."""
+        zone = None if self.utc_offset_s is None else dt.timezone(dt.timedelta(seconds=self.utc_offset_s))
+        return self.captured_at.replace(tzinfo=zone).isoformat(" ")
 
     def skip(self, offset: int, reason: str) -> None:
         """Keep a line the parser cannot read (in ``raw.command_unparsed_lines``) and go on."""
@@ -227,6 +247,7 @@ class CounterSink:
         self.unwritten_labels: dict[int, tuple] = {}
         self.layouts: dict[tuple, Layout] = {}
         self.cache: dict[str, dict] = {}  # per-parser memo for the file (e.g. text shapes already seen)
+        self.latest: dict[tuple[str, str], Capture] = {}  # (host, command) -> its latest capture loaded
         self._reset()
 
     def _reset(self) -> None:
@@ -259,10 +280,28 @@ class CounterSink:
     def add(self, cap: Capture, command: str, source_format: str, layout: Layout,
             values: Sequence[float | None], texts: Sequence[str | None] | None = None) -> None:
         """One capture's values (and text values, if any) in its layout's order, and its unparsed lines."""
+        if not cap.ordered:
+            self.check_order(cap, command)
         self.runs.append(_Run(layout, (cap,), command, source_format, values, texts))
         self.unparsed.extend((cap.ordinal, cap.line_no(at), cap.raw_lines[at], why)
                              for at, why in sorted(cap.unparsed))
         self.rows += layout.size + len(cap.unparsed)
+
+    def check_order(self, cap: Capture, command: str) -> None:
+        """Take ``cap`` as the latest capture of its host and command, or raise CaptureError when it was not
+        taken after the latest one the file gave before it (compared as instants, see ``Capture.instant``).
+        Its counters are cumulative and the marts difference consecutive captures: a capture printed twice
+        (a script run twice, logs concatenated) or taken when the clock was set back would be differenced
+        against the wrong neighbour and count its traffic twice; an offset that changes (DST, a new time
+        zone) moves the local time, not the instant."""
+        key = (cap.host, command)
+        latest = self.latest.get(key)
+        if latest is not None and cap.instant <= latest.instant:
+            raise CaptureError(f"capture time {cap.stamp()} is not after the previous capture's {latest.stamp()} "
+                               f"(line {latest.header_line}): a repeated capture or a clock set back is not "
+                               "differenced", cap.header_line)
+        self.latest[key] = cap
+        cap.ordered = True
 
     def add_group(self, caps: Sequence[Capture], command: str, source_format: str, layout: Layout,
                   values: np.ndarray) -> None:

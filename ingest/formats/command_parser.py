@@ -176,6 +176,16 @@ class _FileRun:
     def _group(self, block: bytes, group: list) -> Iterator[Batch]:
         if not group:
             return
+        in_order = []
+        for seg, cap, shape in group:  # in file order, as the captures read one by one are
+            try:
+                self.sink.check_order(cap, self.parser.command)
+                in_order.append((seg, cap, shape))
+            except CaptureError as e:
+                self.ctx.read()
+                cap.text = seg.text()
+                self._reject(cap, e)
+        group[:] = in_order
         slow = self.parser.load_group(block, group, self.sink)
         self.ctx.read(len(group) - len(slow))
         self.timed += len(group) - len(slow)
@@ -213,11 +223,14 @@ class _FileRun:
         except CaptureError as e:
             if isinstance(e, MissingTimeError):
                 self.untimed.append(str(e))
-            where = e.line if e.line is not None else cap.header_line
-            self.ctx.reject(
-                f"capture {cap.ordinal} (line {cap.header_line}): line {where}: {e}",
-                cap.text, line=where, record_ordinal=cap.ordinal,
-            )
+            self._reject(cap, e)
+
+    def _reject(self, cap: Capture, e: CaptureError) -> None:
+        where = e.line if e.line is not None else cap.header_line
+        self.ctx.reject(
+            f"capture {cap.ordinal} (line {cap.header_line}): line {where}: {e}",
+            cap.text, line=where, record_ordinal=cap.ordinal,
+        )
 
 
 class MissingTimeError(CaptureError):

@@ -176,3 +176,28 @@ def test_windows_line_ends_read_the_same(tmp_path):
     _, ctx, rows, _ = parse_file(f)
     _, _, expected, _ = parse_file(LINUX / "devbox_netstat_s_log.out")
     assert not ctx.rejects and rows == expected
+
+
+def test_a_capture_not_after_the_previous_one_of_its_host_and_command_is_rejected_at_its_line(tmp_path):
+    """A collector log of netstat -s and -i: both at one time is no repeat (each command's counters are
+    differenced on their own); netstat -i at 10:05+01:00 again, at 09:05+00:00 (the same instant) and at 10:00
+    after 10:05 (a clock set back) are rejected at their lines, each read on its own; 09:10+00:00 then loads."""
+    parts = [("2026-01-05T10:00:00+01:00", REAL_S), ("2026-01-05T10:00:00+01:00", REAL_I),
+             ("2026-01-05T10:05:00+01:00", REAL_I), ("2026-01-05T10:05:00+01:00", REAL_I),
+             ("2026-01-05T09:05:00+00:00", REAL_I), ("2026-01-05T10:00:00+01:00", REAL_I),
+             ("2026-01-05T09:10:00+00:00", REAL_I)]
+    f = tmp_path / "web01.log"
+    f.write_text("".join(f"# captured: {t} host: web01\n{text}" for t, text in parts))
+    lines = f.read_text().splitlines()
+    header_lines = [at + 1 for at, line in enumerate(lines) if line.startswith("# captured:")]
+    parsed = parse_file(f)
+    assert sorted({(r["record_ordinal"], r["command"], r["captured_at"], r["utc_offset_s"]) for r in parsed.rows}) == [
+        (0, "netstat -s", dt.datetime(2026, 1, 5, 10, 0), 3600), (1, "netstat -i", dt.datetime(2026, 1, 5, 10, 0), 3600),
+        (2, "netstat -i", dt.datetime(2026, 1, 5, 10, 5), 3600), (6, "netstat -i", dt.datetime(2026, 1, 5, 9, 10), 0)]
+    previous = f"2026-01-05 10:05:00+01:00 (line {header_lines[2]})"
+    assert [(r.record_ordinal, r.line, r.reason) for r in parsed.ctx.rejects] == [
+        (k, header_lines[k], f"capture {k} (line {header_lines[k]}): line {header_lines[k]}: capture time {stamp} "
+                             f"is not after the previous capture's {previous}: a repeated capture or a clock set back "
+                             "is not differenced")
+        for k, stamp in ((3, "2026-01-05 10:05:00+01:00"), (4, "2026-01-05 09:05:00+00:00"),
+                         (5, "2026-01-05 10:00:00+01:00"))]

@@ -36,6 +36,28 @@ def _renumber(text: str, f) -> str:
                   lambda m: str(f(int(m.group()))), text, flags=re.M)
 
 
+# netstat -s every 15 minutes, each capture the real one with every count but the zeros grown by the number given
+QUARTERS = [("2026-03-01T10:00:00+01:00", 0), ("2026-03-01T10:15:00+01:00", 900),
+            ("2026-03-01T10:30:00+01:00", 1800), ("2026-03-01T10:45:00+01:00", 2700)]
+ORDER_LOGS = {
+    "clean01": QUARTERS,
+    "repeat01": [*QUARTERS[:2], QUARTERS[1], *QUARTERS[2:]],  # the 10:15 capture printed twice
+    "back01": [*QUARTERS[:3], ("2026-03-01T10:10:00+01:00", 2000), QUARTERS[3]],  # the clock set back 20 minutes
+    # the clocks go back at 02:00 CEST: 01:45+01:00 is followed by 01:00+00:00, 15 minutes later
+    "fall01": [("2026-10-25T01:30:00+01:00", 0), ("2026-10-25T01:45:00+01:00", 900),
+               ("2026-10-25T01:00:00+00:00", 2700), ("2026-10-25T01:15:00+00:00", 3600)],
+    # and forward: 00:45+00:00 is followed by 02:00+01:00, 15 minutes later
+    "spring01": [("2026-03-29T00:30:00+00:00", 0), ("2026-03-29T00:45:00+00:00", 900),
+                 ("2026-03-29T02:00:00+01:00", 1800), ("2026-03-29T02:15:00+01:00", 2700)],
+}
+CAPTURE_LINES = 1 + REAL_S.count("\n")  # a capture's header and text
+
+
+def _log(host: str, captures: list[tuple[str, int]]) -> str:
+    return "".join(f"# captured: {t} host: {host}\n" + _renumber(REAL_S, lambda v, g=grown: v + g if v else 0)
+                   for t, grown in captures)
+
+
 @pytest.fixture(scope="module")
 def network_home(tmp_path_factory) -> Home:
     home = Home(tmp_path_factory.mktemp("network_home")).create()
@@ -75,6 +97,16 @@ def network_home(tmp_path_factory) -> Home:
     assert all(r.ok for r in first), [m for r in first for m in r.messages]
     again = pipeline.ingest_paths(home, [land])
     assert {r.status for r in again} == {"duplicate"}
+    # captures out of time order, each log ingested with its one reject (tests below)
+    order = tmp_path_factory.mktemp("order")
+    for host, captures in ORDER_LOGS.items():
+        (order / f"{host}.log").write_text(_log(host, captures))
+    pipeline.ingest_paths(home, [order])
+    # clean01's 10:15 capture again in two later files: once as it was, once with other values
+    copies = tmp_path_factory.mktemp("copies")
+    (copies / "clean01_same.log").write_text(_log("clean01", [QUARTERS[1]]))
+    (copies / "clean01_other.log").write_text(_log("clean01", [(QUARTERS[1][0], 1000)]))
+    pipeline.ingest_paths(home, [copies])
     assert dbt_runner.run_dbt(home, ["build", "--select", *NETWORK_MODELS], quiet=True) == 0
     return home
 
@@ -271,3 +303,88 @@ def test_demo_warehouse_shows_the_planted_incidents(demo_home):
     assert {("AIX-M-01", "aix01", day(12)), ("VSE-R1", "VSE1", day(15)), ("NET-TCP-01", "web01", day(33)),
             ("SNA-R03", "aix01", day(41)), ("VTAM-02", "SYSA", day(50)), ("VM-POOL-01", "VM1", day(45))} <= incidents
     assert reboot == (0,)  # the interval across web01's reboot is left out, not negative
+
+
+def _tcp_intervals(db, host):
+    return db.execute(
+        "select interval_start, interval_end, interval_s, segments_in_count, segments_in_per_s "
+        "from marts.fct_tcpip_interval where host = ? order by interval_start, interval_end", [host]).fetchall()
+
+
+def _rejects(db, host):
+    return db.execute(
+        "select f.status, f.records_loaded, r.line_number, r.record_ordinal, r.reason from raw.rejects as r "
+        "inner join raw.ingest_files as f on f.file_id = r.file_id where f.file_name = ?", [f"{host}.log"]).fetchall()
+
+
+def _reason(ordinal: int, line: int, stamp: str, previous: str, previous_line: int) -> str:
+    return (f"capture {ordinal} (line {line}): line {line}: capture time {stamp} is not after the previous "
+            f"capture's {previous} (line {previous_line}): a repeated capture or a clock set back is not differenced")
+
+
+def test_a_repeated_capture_is_rejected_with_its_line_and_counts_once(db):
+    """The 10:15 capture printed twice: the copy is one reject at its line, and the day's traffic is the
+    single copy's: 2,700 segments in the three intervals, as in the clean log."""
+    line = 1 + 2 * CAPTURE_LINES
+    assert _rejects(db, "repeat01") == [("loaded_with_rejects", 4, line, 2, _reason(
+        2, line, "2026-03-01 10:15:00+01:00", "2026-03-01 10:15:00+01:00", 1 + CAPTURE_LINES))]
+    clean = _tcp_intervals(db, "clean01")
+    assert [(r[2], r[3]) for r in clean] == [(900.0, 900.0)] * 3
+    assert _tcp_intervals(db, "repeat01") == clean
+    assert db.execute("select host, sum(segments_in_count) from marts.fct_tcpip_interval "
+                      "where host in ('clean01', 'repeat01') group by host order by host").fetchall() == [
+        ("clean01", 2700.0), ("repeat01", 2700.0)]
+
+
+def test_a_capture_taken_when_the_clock_went_back_is_rejected_not_differenced(db):
+    """10:00, 10:15, 10:30, then 10:10 (the clock set back), then 10:45: ordered by time, 10:10 would make
+    10:00-10:10 count 2,000 segments and 10:30-10:45 900 more, 3,800 in all; rejected, the intervals and the
+    day's 2,700 are the clean log's."""
+    line = 1 + 3 * CAPTURE_LINES
+    assert _rejects(db, "back01") == [("loaded_with_rejects", 4, line, 3, _reason(
+        3, line, "2026-03-01 10:10:00+01:00", "2026-03-01 10:30:00+01:00", 1 + 2 * CAPTURE_LINES))]
+    assert _tcp_intervals(db, "back01") == _tcp_intervals(db, "clean01")
+    assert db.execute("select sum(segments_in_count), min(segments_in_count) from marts.fct_tcpip_interval "
+                      "where host = 'back01'").fetchone() == (2700.0, 900.0)
+
+
+def test_intervals_across_a_change_of_utc_offset_are_timed_on_utc_instants(db):
+    """When the clocks go back (01:45+01:00, then 01:00+00:00) or forward (00:45+00:00, then 02:00+01:00) the
+    local times jump, the instants go on every 15 minutes: each interval is 900 s, its rate its growth / 900."""
+    fall = _tcp_intervals(db, "fall01")  # by local times: the last interval first
+    assert fall == [
+        (dt.datetime(2026, 10, 25, 1, 0), dt.datetime(2026, 10, 25, 1, 15), 900.0, 900.0, pytest.approx(1.0)),
+        (dt.datetime(2026, 10, 25, 1, 30), dt.datetime(2026, 10, 25, 1, 45), 900.0, 900.0, pytest.approx(1.0)),
+        (dt.datetime(2026, 10, 25, 1, 45), dt.datetime(2026, 10, 25, 1, 0), 900.0, 1800.0, pytest.approx(2.0)),
+    ]
+    spring = _tcp_intervals(db, "spring01")
+    assert spring == [
+        (dt.datetime(2026, 3, 29, 0, 30), dt.datetime(2026, 3, 29, 0, 45), 900.0, 900.0, pytest.approx(1.0)),
+        (dt.datetime(2026, 3, 29, 0, 45), dt.datetime(2026, 3, 29, 2, 0), 900.0, 900.0, pytest.approx(1.0)),
+        (dt.datetime(2026, 3, 29, 2, 0), dt.datetime(2026, 3, 29, 2, 15), 900.0, 900.0, pytest.approx(1.0)),
+    ]
+    assert _rejects(db, "fall01") == _rejects(db, "spring01") == []
+    assert db.execute("select captured_at, utc_offset_s, captured_utc from intermediate.int_counter__snapshot "
+                      "where host = 'fall01' and counter_name = 'tcp_in_segs' order by captured_utc").fetchall() == [
+        (dt.datetime(2026, 10, 25, 1, 30), 3600, dt.datetime(2026, 10, 25, 0, 30)),
+        (dt.datetime(2026, 10, 25, 1, 45), 3600, dt.datetime(2026, 10, 25, 0, 45)),
+        (dt.datetime(2026, 10, 25, 1, 0), 0, dt.datetime(2026, 10, 25, 1, 0)),
+        (dt.datetime(2026, 10, 25, 1, 15), 0, dt.datetime(2026, 10, 25, 1, 15)),
+    ]
+
+
+def test_a_later_file_holding_a_capture_with_other_values_is_listed_and_never_differenced(db):
+    """clean01's 10:15 capture again in two later files: the identical copy is a duplicate; the copy whose
+    counts are 100 higher is listed with its file and line, and the intervals stay the first copy's (above)."""
+    rows = db.execute(
+        "select host, command, captured_at, utc_offset_s, captured_utc, file_path, line_number, kept_file_path, "
+        "kept_line_number, differing_value_count, counter_count, kept_counter_count "
+        "from intermediate.int_counter__conflicting_copy").fetchall()
+    nonzero = db.execute(
+        "select count(*) from intermediate.int_counter__snapshot where host = 'clean01' "
+        "and captured_at = '2026-03-01 10:15:00' and value <> 0").fetchone()[0]
+    assert [(*r[:5], r[5].rsplit("/", 1)[-1], r[6], r[7].rsplit("/", 1)[-1], *r[8:]) for r in rows] == [
+        ("clean01", "netstat -s", dt.datetime(2026, 3, 1, 10, 15), 3600, dt.datetime(2026, 3, 1, 9, 15),
+         "clean01_other.log", 1, "clean01.log", 1 + CAPTURE_LINES, 43, 54, 54)]
+    assert nonzero == 43  # of the capture's 54 values, the 43 not zero were raised by 100
+    assert sorted(_tcp_intervals(db, "clean01")) == sorted(_tcp_intervals(db, "repeat01"))

@@ -41,8 +41,8 @@ def test_the_spark_sql_has_no_duckdb_only_construct(compiled):
 
 def test_the_dispatched_macros_render_each_engine_its_own_spelling(compiled):
     rate = {t: (compiled[t] / "models/intermediate/network/int_counter__rate.sql").read_text() for t in compiled}
-    assert "unix_micros(cast(captured_at as timestamp))" in rate["spark"]
-    assert "epoch_us(captured_at)" in rate["duckdb"]
+    assert "unix_micros(cast(captured_utc as timestamp))" in rate["spark"]
+    assert "epoch_us(captured_utc)" in rate["duckdb"]
     checks = {t: (compiled[t] / "models/marts/benchmarks/rpt_benchmark_relation_checks.sql").read_text() for t in compiled}
     assert "get_json_object(" in checks["spark"] and "json_extract_string(" in checks["duckdb"]
     # DuckDB's own SQL keeps its own functions: the patterns find them there

@@ -4,8 +4,9 @@
 -- value), which makes ingest fast; the long rows are put back together here.
 --
 -- The same capture can arrive twice (a single-capture file and a console log holding it): keep the
--- first copy ingested. Rows are told apart by their line within the capture too, because an
--- interface table may print one address row twice. A day model: every copy of a capture has its
+-- first copy ingested. Copies are told apart by their instant (captured_utc: UTC where the offset is
+-- known, so a local hour that repeats when the clocks go back holds two captures) and by their line
+-- within the capture too, because an interface table may print one address row twice. A day model: every copy of a capture has its
 -- captured_at, so the day of a capture's file holds all its copies.
 {{ config(materialized='incremental', unique_key=['host', 'captured_at']) }}
 with captures as (
@@ -35,6 +36,7 @@ joined as (
         labels.kind,
         captures.captured_at,
         captures.utc_offset_s,
+        captures.captured_utc,
         printed.source_file_id,
         printed.record_ordinal,
         printed.line_number,
@@ -47,7 +49,7 @@ joined as (
 ),
 
 first_copies as (
-    {{ first_copy('joined', ['host', 'command', 'section', 'entity', 'counter_name', 'captured_at', 'line_in_capture']) }}
+    {{ first_copy('joined', ['host', 'command', 'section', 'entity', 'counter_name', 'captured_utc', 'line_in_capture']) }}
 )
 
 select
@@ -64,6 +66,7 @@ select
     kind,
     captured_at,
     utc_offset_s,
+    captured_utc,
     source_file_id,
     record_ordinal,
     line_number

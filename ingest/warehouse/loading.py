@@ -8,10 +8,11 @@ recorded as rejected or failed; nothing raises for bad input.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -21,8 +22,8 @@ from ingest.formats import registry
 from ingest.formats.base import BATCH_ROWS, SNIFF_BYTES, FormatError, ParseContext, Parser, Reject, table_of
 from ingest.warehouse import faults, plausibility
 from ingest.warehouse.lock import STAGING_PREFIX
-from ingest.warehouse.database import (FileResult, describe_reject, first_row, next_file_id, record_file, record_file_days,
-                                       sha256_of)
+from ingest.warehouse.database import (FileResult, delete_files, describe_reject, first_row, next_file_id, record_file,
+                                       record_file_days, sha256_of)
 from ingest.warehouse.staging import StagedBatches, TableWriter
 
 
@@ -43,6 +44,7 @@ class _ParsedFile:
     result: FileResult
     staged: StagedBatches
     retry: bool  # a failed earlier attempt: its manifest row and rejects are replaced
+    replaces: list[int] = field(default_factory=list)  # file ids of earlier, shorter copies (``earlier_versions``)
 
 
 @dataclass
@@ -147,16 +149,53 @@ def ingest_files(
 
 
 def _read_file(con, path: Path, staged: StagedBatches, format_name, options, pending: set[str]):
-    """``_parse_file``, or, for a path that cannot be read (``unreadable``), a failed result that is not
-    recorded in the manifest: a file renamed or removed while a run goes on costs that file, not the run."""
+    """``_parse_file``, or, for a path that cannot be read (``unreadable``) or that changed while it was read
+    (``_still_written``), a failed result that is not recorded in the manifest: a file renamed, removed or
+    still being copied while a run goes on costs that file (until the next run), not the run."""
     problem = unreadable(path)
     if problem is None:
         try:
-            return _parse_file(con, path, staged, format_name, options, pending)
+            before = path.stat()
+            outcome = _parse_file(con, path, staged, format_name, options, pending)
+            problem = _still_written(before, path.stat())
         except FileNotFoundError:
             problem = unreadable(path) or "vanished while it was read: not loaded"
+    if problem is None:
+        if isinstance(outcome, _ParsedFile) and (replaces := earlier_versions(con, path, outcome.size)):
+            outcome.replaces = replaces
+            outcome.result.messages.append(f"{path}: replaces the earlier, shorter copy of it loaded as file "
+                                           f"{', '.join(map(str, replaces))} (its rows are taken out)")
+        return outcome
     staged.remove()
     return FileResult(path, "failed", error=problem, messages=[f"{path}: {problem}"])
+
+
+def _still_written(before: os.stat_result, after: os.stat_result) -> str | None:
+    """What "complete" means to ``perfdb ingest``: a file whose size and time of change are the same after it
+    was read (hashed and parsed) as before. (The nightly DAG waits for the landing folder's ``_SUCCESS``.)"""
+    if (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
+        return None
+    return (f"still being written (it changed while it was read: {before.st_size:,} bytes, then {after.st_size:,}): "
+            "not loaded; ingest it again once it is complete")
+
+
+def earlier_versions(con, path: Path, size: int) -> list[int]:
+    """The loaded files that ``path`` replaces: those under the same file name whose bytes are all at the start
+    of its own, i.e. earlier, shorter copies of it (a capture read while it was still being written, a log
+    that has grown since). Their rows go out in the transaction that brings its rows in, so that the marts
+    use the complete capture, never both. One read of ``path``'s start, however many candidates."""
+    candidates = con.execute(
+        "select file_id, sha256, size_bytes from raw.ingest_files where file_name = ? and size_bytes < ? "
+        "and status in ('loaded', 'loaded_with_rejects') order by size_bytes, file_id", [path.name, size]).fetchall()
+    found, digest, read = [], hashlib.sha256(), 0
+    with path.open("rb") as f:
+        for file_id, sha, length in candidates:
+            while read < length and (chunk := f.read(min(1 << 20, length - read))):
+                digest.update(chunk)
+                read += len(chunk)
+            if digest.copy().hexdigest() == sha:
+                found.append(file_id)
+    return found
 
 
 def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pending: set[str]):
@@ -305,6 +344,8 @@ def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
 def _write(con, writer: TableWriter, parsed: _ParsedFile) -> None:
     if parsed.retry:  # a rejected or failed earlier attempt is retried; its manifest row and rejects are replaced
         _forget_attempt(con, parsed.sha)
+    if parsed.replaces:
+        delete_files(con, parsed.replaces)
     file_id = next_file_id(con)
     for table, part, schema in parsed.staged.parts:
         writer.append(table, part, schema, file_id)

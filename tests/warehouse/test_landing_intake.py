@@ -4,6 +4,9 @@ system in one home, then one dbt build whose hourly CPU rates every case asserts
 * 6. a day folder linked into the landing folder is read; a link back into a folder above it (a loop) and a
   link that leads nowhere are reported; a file renamed while ``ingest DIR`` runs is reported, the others load,
   and it loads under its new name at the next ingest;
+* 1. a file that grows while it is read is refused as still being written (the others load) and loads whole at
+  the next ingest; a capture read while it was still being written, then complete under the same name: the
+  complete one replaces the earlier, shorter copy (whose bytes are all at its start), so the marts use it;
 
 Every change of a file while it is read is injected into the loader's own reading (no sleeps).
 """
@@ -96,10 +99,77 @@ def test_linked_day_folders_are_read_and_loops_dangling_links_and_vanished_files
     assert _hourly(built, "LINKS") == [(10, 2.5), (11, 5.0), (12, 7.5)]
 
 
+# -- 1. complete files -------------------------------------------------------------------------------------
+
+GROWN_HEADER = HEADER.replace(",delta-time", "").rstrip("\n") + ",delta-time\n"  # the interval's length last
+
+
+def _grown_row(minute: int, busy_us: int) -> str:
+    """A minute of hour 13 of \\GROWN with the interval's length (delta-time) as the last field."""
+    fields = _row("GROWN", 13, busy_us, minute).rstrip("\n").split(",")
+    return ",".join(fields + [fields.pop(5)]) + "\n"
+
+
+@pytest.fixture(scope="module")
+def grown(home) -> dict:
+    """A file that grows while the loader reads it (a line appended once it was hashed) beside a steady one;
+    then a capture copied while it was still being written: cut inside its last line's delta-time (6,000,000
+    of 60,000,000 us: one minute's rate 10 times too high), then the complete capture under the same name."""
+    root = home.root / "landing1"
+    growing = _write(root / "growing.csv", HEADER + _row("GROWN", 14, 1_500_000))
+    _write(root / "steady.csv", HEADER + _row("GROWN", 15, 6_000_000))
+    read = loading.sha256_of
+
+    def append_while_reading(path: Path):
+        found = read(path)
+        if path == growing:
+            with growing.open("a") as f:
+                f.write(_row("GROWN", 14, 3_000_000, minute=1))
+        return found
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(loading, "sha256_of", append_while_reading)
+        during = pipeline.ingest_paths(home, [root])
+    after = pipeline.ingest_paths(home, [root])
+
+    complete = GROWN_HEADER + "".join(_grown_row(m, busy) for m, busy in [(0, 1_500_000), (1, 3_000_000), (2, 4_500_000)])
+    capture = home.root / "landing1b" / "cpu.csv"
+    _write(capture, complete[:-2])  # "...,6000000": the last line cut short
+    truncated = pipeline.ingest_paths(home, [capture])
+    _write(capture, complete)
+    replaced = pipeline.ingest_paths(home, [capture])
+    return {"during": during, "after": after, "truncated": truncated, "replaced": replaced}
+
+
+def test_a_file_still_being_written_is_refused_and_a_later_longer_copy_replaces_the_earlier(grown, built):
+    line = len(_row("GROWN", 14, 1_500_000))
+    assert [(r.path.name, r.status, r.error) for r in grown["during"]] == [
+        ("growing.csv", "failed", f"still being written (it changed while it was read: {len(HEADER) + line} bytes, "
+                                  f"then {len(HEADER) + 2 * line}): not loaded; ingest it again once it is complete"),
+        ("steady.csv", "loaded", None)]
+    assert [(r.path.name, r.status, r.records_loaded) for r in grown["after"]] == [
+        ("growing.csv", "loaded", 2), ("steady.csv", "duplicate", 0)]
+    # the capture cut short loaded its three minutes, the last with a 6 s interval; the complete one replaced it
+    [truncated], [replaced] = grown["truncated"], grown["replaced"]
+    assert (truncated.status, truncated.records_loaded) == ("loaded", 3)
+    assert (replaced.status, replaced.records_loaded) == ("loaded", 3)
+    [message] = replaced.messages
+    old_id = int(message.split("loaded as file ")[1].split(" ")[0])
+    assert message == f"{replaced.path}: replaces the earlier, shorter copy of it loaded as file {old_id} (its rows are taken out)"
+    assert built.execute("select count(*) from raw.measure_cpu where source_file_id = ?", [old_id]).fetchall() == [(0,)]
+    assert built.execute("select system_name, day from raw.removed_file_days where source_file_id = ?",
+                         [old_id]).fetchall() == [("\\GROWN", dt.date(2026, 1, 5))]  # the next build rebuilds it
+    assert built.execute("select file_name, status, rows_loaded from raw.ingest_files where path like '%landing1%' "
+                         "order by file_id").fetchall() == [
+        ("steady.csv", "loaded", 1), ("growing.csv", "loaded", 2), ("cpu.csv", "loaded", 3)]
+    # hour 13: (1.5 + 3 + 4.5) s busy of 180 s, not the cut capture's 4.5 s of 6 s counted in as well
+    assert _hourly(built, "GROWN") == [(13, 5.0), (14, 3.75), (15, 10.0)]
+
+
 # -- the one build -----------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def built(home, links):
+def built(home, links, grown):
     assert dbt_runner.build(home, select=MODELS, quiet=True) == 0, "dbt build failed (see stderr)"
     yield from read_only(home.db_path)
 

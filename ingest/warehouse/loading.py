@@ -160,6 +160,10 @@ def _read_file(con, path: Path, staged: StagedBatches, format_name, options, pen
             problem = _still_written(before, path.stat())
         except FileNotFoundError:
             problem = unreadable(path) or "vanished while it was read: not loaded"
+        except OSError as e:
+            if faults.no_room(e):  # no room for a copy without a byte order mark: the machine's fault, as in staging
+                raise faults.translate(e, f"staging {path}") from None
+            problem = f"cannot be read ({e.strerror or e}): not loaded"
     if problem is None:
         if isinstance(outcome, _ParsedFile) and (replaces := earlier_versions(con, path, outcome.size)):
             outcome.replaces = replaces

@@ -7,6 +7,9 @@ system in one home, then one dbt build whose hourly CPU rates every case asserts
 * 1. a file that grows while it is read is refused as still being written (the others load) and loads whole at
   the next ingest; a capture read while it was still being written, then complete under the same name: the
   complete one replaces the earlier, shorter copy (whose bytes are all at its start), so the marts use it;
+* 8. what a killed publish left (a half-copied slot, a half-made link) is removed by the next writing command;
+  no room while staging (a copy without a byte order mark) or while building is one line, not a traceback,
+  and the next run loads (the file size limit stands for a full disc, as in test_faults);
 
 Every change of a file while it is read is injected into the loader's own reading (no sleeps).
 """
@@ -14,6 +17,7 @@ Every change of a file while it is read is injected into the loader's own readin
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -23,6 +27,7 @@ from ingest.home import Home
 from ingest.warehouse import loading
 
 from read_only_db import read_only
+from test_faults import _one_line, perfdb
 
 HEADER = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,cpu-busy-time,cpu-qtime,swaps\n"
 MODELS = "+int_cpu__hourly"
@@ -166,11 +171,53 @@ def test_a_file_still_being_written_is_refused_and_a_later_longer_copy_replaces_
     assert _hourly(built, "GROWN") == [(13, 5.0), (14, 3.75), (15, 10.0)]
 
 
+# -- 8. leftovers and no room --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def full(home) -> dict:
+    """Run before the build. A killed publish's leftovers beside the database, then an ingest; a file with a
+    byte order mark ingested with less room than its copy needs, then with room."""
+    warehouse = home.warehouse_dir
+    (warehouse / "serving-b.duckdb.new").write_bytes(b"half a database")
+    (warehouse / "serving.duckdb.new").symlink_to("serving-b.duckdb")  # the link, never renamed into place
+    cleaned = perfdb(home.root, "ingest", str(_write(home.root / "landing8" / "cpu.csv", HEADER + _row("FULL", 16, 3_000_000))))
+    left = sorted(p.name for p in warehouse.iterdir())
+    bom = _write(home.root / "landing8" / "bom" / "cpu.csv", "\ufeff" + HEADER + _row("FULL", 17, 1_500_000)
+                 + "".join(_row("FULL", 17, 1_500_000, minute=1).replace(",0,", f",{cpu},", 1) for cpu in range(1, 2000)))
+    no_room = perfdb(home.root, "--json", "ingest", str(bom), file_size_limit=64 * 1024)
+    staging_left = sorted(p.name for p in warehouse.glob("perfdb-ingest-*"))
+    with_room = pipeline.ingest_paths(home, [bom])
+    return {"cleaned": cleaned, "left": left, "no_room": no_room, "staging_left": staging_left, "with_room": with_room,
+            "bom": bom}
+
+
+def test_leftovers_are_removed_by_the_next_command_and_no_room_is_one_line(full, built):
+    assert full["cleaned"].returncode == 0, full["cleaned"].stderr
+    assert "serving" not in " ".join(full["left"])
+    bom, run = full["bom"], full["no_room"]
+    assert run.returncode == 1
+    assert _one_line(run.stderr) == (
+        f"perfdb ingest: no room to write while staging {bom} (OSError: [Errno 27] File too large): free space on the "
+        "disc (or raise the file size limit) and run the command again; what was committed before stays, nothing "
+        "half-written does")
+    assert json.loads(run.stdout)["fault"] == "NoRoom"
+    assert full["staging_left"] == []
+    assert [(r.status, r.records_loaded) for r in full["with_room"]] == [("loaded", 2000)]
+    assert built.execute("select count(*) from raw.ingest_files where path = ?", [str(bom)]).fetchall() == [(1,)]
+    # the build with no room stopped with one line; the marts are those of the build before it
+    build = full["build"]
+    assert build.returncode == 1
+    assert _one_line(build.stderr).startswith("perfdb build: no room to write while ")
+    assert _hourly(built, "FULL") == [(16, 5.0), (17, 2.5)]
+
+
 # -- the one build -----------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def built(home, links, grown):
+def built(home, links, grown, full):
     assert dbt_runner.build(home, select=MODELS, quiet=True) == 0, "dbt build failed (see stderr)"
+    # then once more with no room for dbt's output (case 8): the warehouse stays as the first build left it
+    full["build"] = perfdb(home.root, "build", "--select", MODELS, file_size_limit=4096)
     yield from read_only(home.db_path)
 
 

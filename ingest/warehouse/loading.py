@@ -90,6 +90,9 @@ class _Group:
     are compressed again at the next checkpoint. Per file, that commit cost more than the parse."""
 
     COMMIT_BYTES = 512 * 1024 * 1024  # commit once the files hold this much, in memory and spilled
+    # ... or once this many files are parsed, so that a run killed part way keeps every group it committed and its
+    # retry parses only the rest (the files committed are duplicates to it)
+    COMMIT_FILES = 64
 
     def __init__(self):
         self.files: list[_ParsedFile] = []
@@ -105,7 +108,8 @@ class _Group:
 
     @property
     def full(self) -> bool:
-        return sum(f.staged.held_bytes + f.staged.spilled_bytes for f in self.files) >= self.COMMIT_BYTES
+        return (len(self.files) >= self.COMMIT_FILES
+                or sum(f.staged.held_bytes + f.staged.spilled_bytes for f in self.files) >= self.COMMIT_BYTES)
 
 
 def ingest_file(

@@ -10,6 +10,8 @@ system in one home, then one dbt build whose hourly CPU rates every case asserts
 * 8. what a killed publish left (a half-copied slot, a half-made link) is removed by the next writing command;
   no room while staging (a copy without a byte order mark) or while building is one line, not a traceback,
   and the next run loads (the file size limit stands for a full disc, as in test_faults);
+* 7. an ingest killed part way keeps the groups of files it committed (``_Group.COMMIT_FILES`` each); its retry
+  loads only the rest.
 
 Every change of a file while it is read is injected into the loader's own reading (no sleeps).
 """
@@ -18,8 +20,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import signal
+import subprocess
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from ingest import dbt_runner, pipeline
@@ -27,7 +33,7 @@ from ingest.home import Home
 from ingest.warehouse import loading
 
 from read_only_db import read_only
-from test_faults import _one_line, perfdb
+from test_faults import PERFDB, _one_line, perfdb
 
 HEADER = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,cpu-busy-time,cpu-qtime,swaps\n"
 MODELS = "+int_cpu__hourly"
@@ -211,10 +217,62 @@ def test_leftovers_are_removed_by_the_next_command_and_no_room_is_one_line(full,
     assert _hourly(built, "FULL") == [(16, 5.0), (17, 2.5)]
 
 
+# -- 7. commit groups ----------------------------------------------------------------------------------------
+
+KILLED_FILES = 2 * loading._Group.COMMIT_FILES + 2
+
+
+def _killed_busy(k: int) -> int:
+    return 600_000 * (k % 7 + 1)
+
+
+@pytest.fixture(scope="module")
+def killed(home) -> dict:
+    """``perfdb ingest`` of KILLED_FILES one-minute files of \\KILLED (50 minutes an hour from 00:00), then a
+    FIFO it waits on (as test_faults holds a writer): killed there with SIGKILL, after two groups were
+    committed and with two files parsed but not committed; then the same command again."""
+    root = home.root / "landing7"
+    files = [str(_write(root / f"{k:03d}.csv", HEADER + _row("KILLED", k // 50, _killed_busy(k), minute=k % 50)))
+             for k in range(KILLED_FILES)]
+    fifo = root / "zz-incoming.csv"
+    os.mkfifo(fifo)
+    first = subprocess.Popen([PERFDB, "--home", str(home.root), "ingest", *files, str(fifo)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with fifo.open("wb"):  # returns once perfdb, past every other file, opened the FIFO to read it
+            first.send_signal(signal.SIGKILL)
+            first.wait(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    fifo.unlink()
+    with duckdb.connect(str(home.db_path), read_only=True) as con:
+        kept = con.execute("select count(*) from raw.ingest_files where path like '%landing7%'").fetchone()[0]
+    retry = perfdb(home.root, "--json", "ingest", *files)
+    return {"kept": kept, "retry": retry}
+
+
+def test_a_killed_ingest_keeps_its_committed_groups_and_the_retry_loads_the_rest(killed, built):
+    assert killed["kept"] == 2 * loading._Group.COMMIT_FILES
+    retry = killed["retry"]
+    assert retry.returncode == 0, retry.stderr
+    summary = json.loads(retry.stdout)
+    assert (summary["files"], summary["duplicates"], summary["loaded"]) == (KILLED_FILES, 2 * loading._Group.COMMIT_FILES, 2)
+    assert retry.stderr.startswith("perfdb ingest: took over the writer lock of pid ")
+    assert built.execute("select count(*), count(distinct sha256) from raw.ingest_files where path like '%landing7%'"
+                         ).fetchall() == [(KILLED_FILES, KILLED_FILES)]
+    # each hour: the busy of its minutes over their seconds, every file once
+    expected = [(hour, round(sum(_killed_busy(k) for k in range(KILLED_FILES) if k // 50 == hour)
+                             / (60_000_000 * sum(k // 50 == hour for k in range(KILLED_FILES))) * 100, 6))
+                for hour in sorted({k // 50 for k in range(KILLED_FILES)})]
+    assert _hourly(built, "KILLED") == expected
+
+
 # -- the one build -----------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def built(home, links, grown, full):
+def built(home, links, grown, full, killed):
     assert dbt_runner.build(home, select=MODELS, quiet=True) == 0, "dbt build failed (see stderr)"
     # then once more with no room for dbt's output (case 8): the warehouse stays as the first build left it
     full["build"] = perfdb(home.root, "build", "--select", MODELS, file_size_limit=4096)

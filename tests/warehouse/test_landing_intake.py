@@ -20,9 +20,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
-import signal
-import subprocess
 from pathlib import Path
 
 import duckdb
@@ -33,7 +30,7 @@ from ingest.home import Home
 from ingest.warehouse import loading
 
 from read_only_db import read_only
-from test_faults import PERFDB, _one_line, perfdb
+from test_faults import _one_line, held_on_a_fifo, perfdb
 
 HEADER = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,cpu-busy-time,cpu-qtime,swaps\n"
 MODELS = "+int_cpu__hourly"
@@ -229,24 +226,13 @@ def _killed_busy(k: int) -> int:
 @pytest.fixture(scope="module")
 def killed(home) -> dict:
     """``perfdb ingest`` of KILLED_FILES one-minute files of \\KILLED (50 minutes an hour from 00:00), then a
-    FIFO it waits on (as test_faults holds a writer): killed there with SIGKILL, after two groups were
-    committed and with two files parsed but not committed; then the same command again."""
+    FIFO it waits on (``held_on_a_fifo``): killed there with SIGKILL, after two groups were committed and with
+    two files parsed but not committed; then the same command again, without the FIFO."""
     root = home.root / "landing7"
     files = [str(_write(root / f"{k:03d}.csv", HEADER + _row("KILLED", k // 50, _killed_busy(k), minute=k % 50)))
              for k in range(KILLED_FILES)]
-    fifo = root / "zz-incoming.csv"
-    os.mkfifo(fifo)
-    first = subprocess.Popen([PERFDB, "--home", str(home.root), "ingest", *files, str(fifo)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        with fifo.open("wb"):  # returns once perfdb, past every other file, opened the FIFO to read it
-            first.send_signal(signal.SIGKILL)
-            first.wait(timeout=60)
-    finally:
-        if first.poll() is None:
-            first.kill()
-            first.wait()
-    fifo.unlink()
+    with held_on_a_fifo(home.root, root / "zz-incoming.csv", *files):
+        pass
     with duckdb.connect(str(home.db_path), read_only=True) as con:
         kept = con.execute("select count(*) from raw.ingest_files where path like '%landing7%'").fetchone()[0]
     retry = perfdb(home.root, "--json", "ingest", *files)

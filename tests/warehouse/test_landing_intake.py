@@ -107,6 +107,26 @@ def test_linked_day_folders_are_read_and_loops_dangling_links_and_vanished_files
     assert _hourly(built, "LINKS") == [(10, 2.5), (11, 5.0), (12, 7.5)]
 
 
+def test_the_spark_intake_lists_and_tells_links_alike(tmp_path):
+    """The lake's tasks read what the one listing lists (``loading.iter_input_files``) and tell a path that
+    cannot be read as the DuckDB path does, before claiming anything (no Spark needed for that)."""
+    from ingest.lake.job import load_file
+    from ingest.lake.layout import Lake
+
+    landing = tmp_path / "landing"
+    _write(landing / "cpu.csv", HEADER + _row("LAKE", 10, 1_500_000))
+    (landing / "gone.csv").symlink_to(tmp_path / "nowhere.csv")
+    (landing / "loop").symlink_to(landing, target_is_directory=True)
+    listed = loading.iter_input_files([landing])
+    assert [p.name for p in listed] == ["cpu.csv", "gone.csv", "loop"]
+    lake = Lake(tmp_path / "lake")
+    told = [load_file(lake, path, tmp_path, k, None, {}) for k, path in enumerate(listed[1:])]
+    assert [(r.status, r.error) for r in told] == [
+        ("failed", f"a symbolic link to {tmp_path / 'nowhere.csv'}, which does not exist: not loaded"),
+        ("failed", f"a symbolic link to {landing.resolve()}, a folder that holds it (a loop): not followed")]
+    assert not lake.claims_dir.exists()
+
+
 # -- 1. complete files -------------------------------------------------------------------------------------
 
 GROWN_HEADER = HEADER.replace(",delta-time", "").rstrip("\n") + ",delta-time\n"  # the interval's length last

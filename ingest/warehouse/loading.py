@@ -188,13 +188,16 @@ def _still_written(before: os.stat_result, after: os.stat_result) -> str | None:
 
 
 def earlier_versions(con, path: Path, size: int) -> list[int]:
-    """The loaded files that ``path`` replaces: those under the same file name whose bytes are all at the start
+    """The loaded files that ``path`` replaces: those loaded from the same path whose bytes are all at the start
     of its own, i.e. earlier, shorter copies of it (a capture read while it was still being written, a log
     that has grown since). Their rows go out in the transaction that brings its rows in, so that the marts
-    use the complete capture, never both. One read of ``path``'s start, however many candidates."""
+    use the complete capture, never both. Files of the same name in other folders are other files (a day's
+    cpu.csv, or a damaged copy kept beside the intact one). One read of ``path``'s start, however many
+    candidates."""
     candidates = con.execute(
-        "select file_id, sha256, size_bytes from raw.ingest_files where file_name = ? and size_bytes < ? "
-        "and status in ('loaded', 'loaded_with_rejects') order by size_bytes, file_id", [path.name, size]).fetchall()
+        "select file_id, sha256, size_bytes from raw.ingest_files where path in (?, ?) and size_bytes < ? "
+        "and status in ('loaded', 'loaded_with_rejects') order by size_bytes, file_id",
+        [str(path), str(path.absolute()), size]).fetchall()
     found, digest, read = [], hashlib.sha256(), 0
     with path.open("rb") as f:
         for file_id, sha, length in candidates:

@@ -5,7 +5,7 @@ system in one home, then one dbt build whose hourly CPU rates every case asserts
   link that leads nowhere are reported; a file renamed while ``ingest DIR`` runs is reported, the others load,
   and it loads under its new name at the next ingest;
 * 1. a file that grows while it is read is refused as still being written (the others load) and loads whole at
-  the next ingest; a capture read while it was still being written, then complete under the same name: the
+  the next ingest; a capture read while it was still being written, then complete under the same path: the
   complete one replaces the earlier, shorter copy (whose bytes are all at its start), so the marts use it;
 * 8. what a killed publish left (a half-copied slot, a half-made link) is removed by the next writing command;
   no room while staging (a copy without a byte order mark) or while building is one line, not a traceback,
@@ -142,7 +142,7 @@ def _grown_row(minute: int, busy_us: int) -> str:
 def grown(home) -> dict:
     """A file that grows while the loader reads it (a line appended once it was hashed) beside a steady one;
     then a capture copied while it was still being written: cut inside its last line's delta-time (6,000,000
-    of 60,000,000 us: one minute's rate 10 times too high), then the complete capture under the same name."""
+    of 60,000,000 us: one minute's rate 10 times too high), then the complete capture under the same path."""
     root = home.root / "landing1"
     growing = _write(root / "growing.csv", HEADER + _row("GROWN", 14, 1_500_000))
     _write(root / "steady.csv", HEADER + _row("GROWN", 15, 6_000_000))

@@ -426,7 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ingest.warehouse.faults import WarehouseFault
+    from ingest.warehouse.faults import WarehouseFault, translate
     from ingest.warehouse.lock import release_all
 
     parser = build_parser()
@@ -440,15 +440,19 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as e:  # a path named, or a warehouse not built or published yet: the message says which
         print(f"perfdb {args.command}: {e}", file=sys.stderr)
         return 1
-    except WarehouseFault as e:  # a full disc, another writer: one line, and still a summary for --json
-        print(f"perfdb {args.command}: {e}", file=sys.stderr)
+    except BrokenPipeError:
+        return _reader_went_away()
+    except (WarehouseFault, OSError) as e:  # a full disc, another writer: one line, and still a summary for --json
+        fault = translate(e, f"running `perfdb {args.command}`")  # a WarehouseFault is itself
+        if fault is None:  # an OSError that is no fault of the machine's: a bug, with its traceback
+            raise
+        print(f"perfdb {args.command}: {fault}", file=sys.stderr)
         if args.json:
-            print(json.dumps({"command": args.command, "ok": False, "fault": type(e).__name__, "error": str(e)}, indent=2))
+            print(json.dumps({"command": args.command, "ok": False, "fault": type(fault).__name__, "error": str(fault)},
+                             indent=2))
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return _reader_went_away()
     except Exception as e:  # a DuckDB error no command expected: one line, not a traceback (duckdb not imported here)
         if type(e).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
             raise

@@ -160,8 +160,18 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False, target: str = "
     _keep_parse(home, target)
     if status != 0 and not (target_dir(home, target) / "run_results.json").exists():
         tail = console.read_text().splitlines()[-30:]
+        _raise_no_room(tail, f"running dbt {args[0]} (dbt's output: {console})")
         sys.stderr.write("\n".join(tail) + f"\n(dbt's output: {console})\n")
     return status
+
+
+def _raise_no_room(lines: list[str], doing: str) -> None:
+    """dbt stopped because a write found no room (its traceback ends in the OSError): the one-line fault."""
+    from ingest.warehouse import faults
+
+    said = next((line for line in reversed(lines) if faults.no_room(OSError(line))), None)
+    if said is not None:
+        raise faults.translate(OSError(said.removeprefix("OSError: ")), doing)
 
 
 def build(home: Home, *, select: str | None = None, quiet: bool = False, full_refresh: bool = False,

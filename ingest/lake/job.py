@@ -28,7 +28,7 @@ from ingest.formats.base import SNIFF_BYTES, FormatError, ParseContext, Reject
 from ingest.lake.layout import Lake, file_id_of
 from ingest.lake.writer import write_file
 from ingest.warehouse.database import FileResult, sha256_of
-from ingest.warehouse.loading import HELD_BYTES, iter_input_files, parse_file, text_source
+from ingest.warehouse.loading import HELD_BYTES, iter_input_files, parse_file, text_source, unreadable
 from ingest.warehouse.staging import StagedBatches
 
 
@@ -56,7 +56,7 @@ def spark_session(master: str, app: str = "perfdb"):
 def ingest(lake: Lake, paths: list[Path], *, master: str = "local[*]", format_name: str | None = None,
            options: dict | None = None, spark=None) -> tuple[list[FileResult], JobStats]:
     """Every file named or below a folder named, loaded by Spark tasks; results in the order listed."""
-    files = [str(p.resolve()) for p in iter_input_files(paths)]
+    files = [str(p.absolute()) for p in iter_input_files(paths)]  # a link's own name: its target may be gone
     if not files:
         return [], JobStats(0, 0)
     lake.root.mkdir(parents=True, exist_ok=True)
@@ -89,6 +89,9 @@ def _load_partition(root: str, part, started_ms: int, format_name, options):
 
 def load_file(lake: Lake, path: Path, tmp: Path, file_id: int, format_name: str | None, options: dict) -> FileResult:
     """One file into the lake, all or nothing; never raises for bad input (the result says what happened)."""
+    problem = unreadable(path)  # vanished, or a link that leads nowhere or into a loop: as on the DuckDB path
+    if problem is not None:
+        return FileResult(path, "failed", error=problem, messages=[f"{path}: {problem}"])
     sha, size = sha256_of(path)
     duplicate = FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
     lake.claims_dir.mkdir(parents=True, exist_ok=True)

@@ -225,32 +225,38 @@ def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> li
         wanted.update(r[0] for r in rows)
     if not wanted:
         return []
-    ids = sorted(wanted)
-    tables = raw_data_tables(con)
-    removed = {i: 0 for i in ids}
     con.begin()
     try:
-        # the file's days are rebuilt by the next build (a purged file's rows are gone already: none of it)
-        con.execute(
-            "insert into raw.removed_file_days (source_file_id, system_name, day) "
-            "select source_file_id, system_name, day from raw.ingest_file_days where source_file_id in (select unnest(?)) "
-            "and source_file_id not in (select file_id from raw.ingest_files where status = 'purged')",
-            [ids],
-        )
-        con.execute("delete from raw.ingest_file_days where source_file_id in (select unnest(?))", [ids])
-        for table in tables:
-            for file_id, n in con.execute(
-                f'select source_file_id, count(*) from raw."{table}" where source_file_id in (select unnest(?)) group by 1',
-                [ids],
-            ).fetchall():
-                removed[file_id] += n
-            con.execute(f'delete from raw."{table}" where source_file_id in (select unnest(?))', [ids])
-        con.execute("delete from raw.rejects where file_id in (select unnest(?))", [ids])
-        manifest = con.execute(
-            "delete from raw.ingest_files where file_id in (select unnest(?)) returning file_id, path", [ids]
-        ).fetchall()
+        removed = delete_files(con, sorted(wanted))
         con.commit()
     except Exception:
         con.rollback()
         raise
+    return removed
+
+
+def delete_files(con: duckdb.DuckDBPyConnection, ids: list[int]) -> list[dict]:
+    """``remove_files`` inside the caller's transaction: the files' raw rows, rejects and manifest rows
+    deleted, their days kept for the next build. Returns one dict per file (file_id, path, rows)."""
+    tables = raw_data_tables(con)
+    removed = {i: 0 for i in ids}
+    # the file's days are rebuilt by the next build (a purged file's rows are gone already: none of it)
+    con.execute(
+        "insert into raw.removed_file_days (source_file_id, system_name, day) "
+        "select source_file_id, system_name, day from raw.ingest_file_days where source_file_id in (select unnest(?)) "
+        "and source_file_id not in (select file_id from raw.ingest_files where status = 'purged')",
+        [ids],
+    )
+    con.execute("delete from raw.ingest_file_days where source_file_id in (select unnest(?))", [ids])
+    for table in tables:
+        for file_id, n in con.execute(
+            f'select source_file_id, count(*) from raw."{table}" where source_file_id in (select unnest(?)) group by 1',
+            [ids],
+        ).fetchall():
+            removed[file_id] += n
+        con.execute(f'delete from raw."{table}" where source_file_id in (select unnest(?))', [ids])
+    con.execute("delete from raw.rejects where file_id in (select unnest(?))", [ids])
+    manifest = con.execute(
+        "delete from raw.ingest_files where file_id in (select unnest(?)) returning file_id, path", [ids]
+    ).fetchall()
     return [{"file_id": i, "path": path, "rows": removed[i]} for i, path in sorted(manifest)]

@@ -8,9 +8,11 @@ recorded as rejected or failed; nothing raises for bad input.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -20,8 +22,8 @@ from ingest.formats import registry
 from ingest.formats.base import BATCH_ROWS, SNIFF_BYTES, FormatError, ParseContext, Parser, Reject, table_of
 from ingest.warehouse import faults, plausibility
 from ingest.warehouse.lock import STAGING_PREFIX
-from ingest.warehouse.database import (FileResult, describe_reject, first_row, next_file_id, record_file, record_file_days,
-                                       sha256_of)
+from ingest.warehouse.database import (FileResult, delete_files, describe_reject, first_row, next_file_id, record_file,
+                                       record_file_days, sha256_of)
 from ingest.warehouse.staging import StagedBatches, TableWriter
 
 
@@ -42,6 +44,7 @@ class _ParsedFile:
     result: FileResult
     staged: StagedBatches
     retry: bool  # a failed earlier attempt: its manifest row and rejects are replaced
+    replaces: list[int] = field(default_factory=list)  # file ids of earlier, shorter copies (``earlier_versions``)
 
 
 @dataclass
@@ -87,6 +90,9 @@ class _Group:
     are compressed again at the next checkpoint. Per file, that commit cost more than the parse."""
 
     COMMIT_BYTES = 512 * 1024 * 1024  # commit once the files hold this much, in memory and spilled
+    # ... or once this many files are parsed, so that a run killed part way keeps every group it committed and its
+    # retry parses only the rest (the files committed are duplicates to it)
+    COMMIT_FILES = 64
 
     def __init__(self):
         self.files: list[_ParsedFile] = []
@@ -102,7 +108,8 @@ class _Group:
 
     @property
     def full(self) -> bool:
-        return sum(f.staged.held_bytes + f.staged.spilled_bytes for f in self.files) >= self.COMMIT_BYTES
+        return (len(self.files) >= self.COMMIT_FILES
+                or sum(f.staged.held_bytes + f.staged.spilled_bytes for f in self.files) >= self.COMMIT_BYTES)
 
 
 def ingest_file(
@@ -130,7 +137,7 @@ def ingest_files(
         group = _Group()
         for k, path in enumerate(paths):
             staged = StagedBatches(Path(staging) / f"{k:06d}", budget=max(0, HELD_BYTES - group.held_bytes))
-            outcome = _parse_file(con, Path(path), staged, format_name, options, group.shas)
+            outcome = _read_file(con, Path(path), staged, format_name, options, group.shas)
             if isinstance(outcome, _ParsedFile):
                 group.add(outcome)
                 if group.full:
@@ -143,6 +150,63 @@ def ingest_files(
             group = _Group()
             yield outcome.record(con) if isinstance(outcome, _Failure) else outcome
         yield from _commit(con, group.files)
+
+
+def _read_file(con, path: Path, staged: StagedBatches, format_name, options, pending: set[str]):
+    """``_parse_file``, or, for a path that cannot be read (``unreadable``) or that changed while it was read
+    (``_still_written``), a failed result that is not recorded in the manifest: a file renamed, removed or
+    still being copied while a run goes on costs that file (until the next run), not the run."""
+    problem = unreadable(path)
+    if problem is None:
+        try:
+            before = path.stat()
+            outcome = _parse_file(con, path, staged, format_name, options, pending)
+            problem = _still_written(before, path.stat())
+        except FileNotFoundError:
+            problem = unreadable(path) or "vanished while it was read: not loaded"
+        except OSError as e:
+            if faults.no_room(e):  # no room for a copy without a byte order mark: the machine's fault, as in staging
+                raise faults.translate(e, f"staging {path}") from None
+            problem = f"cannot be read ({e.strerror or e}): not loaded"
+    if problem is None:
+        if isinstance(outcome, _ParsedFile) and (replaces := earlier_versions(con, path, outcome.size)):
+            outcome.replaces = replaces
+            outcome.result.messages.append(f"{path}: replaces the earlier, shorter copy of it loaded as file "
+                                           f"{', '.join(map(str, replaces))} (its rows are taken out)")
+        return outcome
+    staged.remove()
+    return FileResult(path, "failed", error=problem, messages=[f"{path}: {problem}"])
+
+
+def _still_written(before: os.stat_result, after: os.stat_result) -> str | None:
+    """What "complete" means to ``perfdb ingest``: a file whose size and time of change are the same after it
+    was read (hashed and parsed) as before. (The nightly DAG waits for the landing folder's ``_SUCCESS``.)"""
+    if (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
+        return None
+    return (f"still being written (it changed while it was read: {before.st_size:,} bytes, then {after.st_size:,}): "
+            "not loaded; ingest it again once it is complete")
+
+
+def earlier_versions(con, path: Path, size: int) -> list[int]:
+    """The loaded files that ``path`` replaces: those loaded from the same path whose bytes are all at the start
+    of its own, i.e. earlier, shorter copies of it (a capture read while it was still being written, a log
+    that has grown since). Their rows go out in the transaction that brings its rows in, so that the marts
+    use the complete capture, never both. Files of the same name in other folders are other files (a day's
+    cpu.csv, or a damaged copy kept beside the intact one). One read of ``path``'s start, however many
+    candidates."""
+    candidates = con.execute(
+        "select file_id, sha256, size_bytes from raw.ingest_files where path in (?, ?) and size_bytes < ? "
+        "and status in ('loaded', 'loaded_with_rejects') order by size_bytes, file_id",
+        [str(path), str(path.absolute()), size]).fetchall()
+    found, digest, read = [], hashlib.sha256(), 0
+    with path.open("rb") as f:
+        for file_id, sha, length in candidates:
+            while read < length and (chunk := f.read(min(1 << 20, length - read))):
+                digest.update(chunk)
+                read += len(chunk)
+            if digest.copy().hexdigest() == sha:
+                found.append(file_id)
+    return found
 
 
 def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pending: set[str]):
@@ -291,6 +355,8 @@ def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
 def _write(con, writer: TableWriter, parsed: _ParsedFile) -> None:
     if parsed.retry:  # a rejected or failed earlier attempt is retried; its manifest row and rejects are replaced
         _forget_attempt(con, parsed.sha)
+    if parsed.replaces:
+        delete_files(con, parsed.replaces)
     file_id = next_file_id(con)
     for table, part, schema in parsed.staged.parts:
         writer.append(table, part, schema, file_id)
@@ -334,19 +400,48 @@ COMPLETE_MARKER = "_SUCCESS"  # written last into a landing folder by whoever fi
 
 
 def iter_input_files(paths: list[Path]) -> list[Path]:
-    """Files named, and every file below directories named, in a stable order; hidden files and the
-    ``_SUCCESS`` markers that say a landing folder is complete (they hold no data) skipped."""
+    """Files named, and every file below directories named, in a stable order (by path); hidden files and the
+    ``_SUCCESS`` markers that say a landing folder is complete (they hold no data) skipped.
+
+    Symbolic links are followed (a day folder linked into landing/ from another disc is read), except a link
+    back to a folder that holds it (a loop): that link is listed itself, as is a link that leads nowhere, so
+    that the reader reports it (``unreadable``) instead of the listing skipping it without a word."""
     out: list[Path] = []
-    for p in paths:
-        p = Path(p)
+    for p in map(Path, paths):
         if p.is_dir():
-            out.extend(
-                sorted(f for f in p.rglob("*") if f.is_file() and f.name != COMPLETE_MARKER
-                       and not any(part.startswith(".") for part in f.relative_to(p).parts))
-            )
-        elif p.exists():
+            _list_folder(p, {p.resolve()}, out)
+        elif p.exists() or p.is_symlink():
             out.append(p)
         else:
             raise FileNotFoundError(f"{p}: no such file or directory")
     return out
 
+
+def _list_folder(folder: Path, holding: set[Path], out: list[Path]) -> None:
+    """``folder``'s files into ``out``, depth first by name (the order of sorted paths); ``holding``: the real
+    folders on the way down, which a link must not lead back to."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except FileNotFoundError:  # removed while listed: nothing of it to load, nothing to report
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.name.startswith(".") or entry.name == COMPLETE_MARKER:
+            continue
+        if entry.is_dir() and path.resolve() not in holding:
+            _list_folder(path, holding | {path.resolve()}, out)
+        elif entry.is_file() or entry.is_symlink():  # a loop or a dangling link: told by ``unreadable``
+            out.append(path)
+
+
+def unreadable(path: Path) -> str | None:
+    """Why a listed ``path`` cannot be read, or None: it vanished (renamed or removed since it was listed), it
+    is a symbolic link that leads nowhere, or one back to a folder that holds it. Not recorded in the manifest
+    (there are no bytes to record); the other files load."""
+    if path.is_symlink() and not path.exists():
+        return f"a symbolic link to {os.readlink(path)}, which does not exist: not loaded"
+    if not path.exists():
+        return "vanished (renamed or removed) after it was listed: not loaded"
+    if path.is_dir():
+        return f"a symbolic link to {path.resolve()}, a folder that holds it (a loop): not followed"
+    return None

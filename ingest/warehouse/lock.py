@@ -8,7 +8,7 @@ ends; the file holds the holder's pid, command and start time so that a second w
 
 A lock whose process was killed is free again at once; the next writer takes it over and, since no other
 writer can be running then, removes what the killed one left behind: ingest's staging folders
-(``warehouse/perfdb-ingest-*``) and a half-copied ``warehouse/serving.duckdb.new``. DuckDB's own lock on
+(``warehouse/perfdb-ingest-*``) and a half-made ``warehouse/*.duckdb.new`` (the serving link or a slot's copy). DuckDB's own lock on
 ``perfdb.duckdb`` (a dbt that outlived its perfdb) is reported the same way (``duckdb_busy``).
 
 Held for the whole command, and again by the same process without waiting (``hold`` is re-entrant), until
@@ -30,6 +30,7 @@ from ingest.warehouse.faults import WriterBusy
 
 LOCK_NAME = "perfdb.lock"
 STAGING_PREFIX = "perfdb-ingest-"  # ingest's staging folders beside the database (``loading``)
+HALF_MADE = ".new"  # ``serving`` writes a link or a slot as <name>.duckdb.new, then renames it into place
 
 _held: dict[Path, IO[str]] = {}
 
@@ -76,17 +77,18 @@ def release_all() -> None:
 
 
 def remove_leftovers(home: Home) -> list[str]:
-    """Staging folders and a half-copied serving file of a writer that was killed or failed; only safe
+    """Staging folders and half-made serving files of a writer that was killed or failed; only safe
     while holding the lock (no other writer is running). Returns the names removed."""
     removed = []
     if home.warehouse_dir.is_dir():
         for p in sorted(home.warehouse_dir.glob(f"{STAGING_PREFIX}*")):
             shutil.rmtree(p, ignore_errors=True)
             removed.append(p.name)
-    half_copied = home.serving_path.with_name(home.serving_path.name + ".new")
-    if half_copied.exists():
-        half_copied.unlink()
-        removed.append(half_copied.name)
+        # a half-made serving link (serving.duckdb.new) or slot copy (serving-a.duckdb.new); a link to a
+        # slot since removed leads nowhere, so what is looked at is the name, not what it leads to
+        for p in sorted(home.warehouse_dir.glob(f"*.duckdb{HALF_MADE}")):
+            p.unlink(missing_ok=True)
+            removed.append(p.name)
     return removed
 
 

@@ -98,7 +98,7 @@ def _publish_into_slot(home: Home, link: Path) -> Published:
     result.path = link
     with slot.open("rb+") as f:
         os.fsync(f.fileno())
-    tmp = link.with_name(link.name + ".new")
+    tmp = link.with_name(link.name + lock.HALF_MADE)
     tmp.unlink(missing_ok=True)
     os.symlink(slot.name, tmp)  # relative: the warehouse directory may be mounted elsewhere (Superset's)
     os.replace(tmp, link)
@@ -107,7 +107,7 @@ def _publish_into_slot(home: Home, link: Path) -> Published:
 
 
 def _copy(source: Path, target: Path) -> None:
-    tmp = target.with_name(target.name + ".new")
+    tmp = target.with_name(target.name + lock.HALF_MADE)
     try:
         shutil.copyfile(source, tmp)
     except BaseException:

@@ -12,7 +12,9 @@ import signal
 import subprocess
 import sys
 import textwrap
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import duckdb
 import pytest
@@ -49,6 +51,24 @@ def _one_line(stderr: str) -> str:
 def _query(home: Path, sql: str) -> list[tuple]:
     with duckdb.connect(str(Home(home).db_path), read_only=True) as con:
         return con.execute(sql).fetchall()
+
+
+@contextmanager
+def held_on_a_fifo(home: Path, fifo: Path, *before: str) -> Iterator[subprocess.Popen]:
+    """``perfdb ingest BEFORE... FIFO`` held where it opens the FIFO (every file before it read, the writer lock
+    held, its staging folder made), waiting for bytes that never come; killed with SIGKILL when the block ends."""
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([PERFDB, "--home", str(home), "ingest", *before, str(fifo)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        with fifo.open("wb"):  # returns once perfdb opened the FIFO to read it
+            yield proc
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.fixture
@@ -95,30 +115,18 @@ def test_disc_full_while_publishing_keeps_the_published_copy(home_with_one_file,
 
 
 def test_second_writer_is_told_who_writes_and_a_killed_writers_leftovers_are_removed(tmp_path):
-    """The first ``perfdb ingest`` reads a FIFO: once the test has opened the FIFO's other end, that perfdb
-    holds the writer lock and has made its staging folder, and waits for bytes that never come."""
+    """The first ``perfdb ingest`` is held on a FIFO (``held_on_a_fifo``)."""
     home = tmp_path / "home"
-    fifo = tmp_path / "incoming.csv"
-    os.mkfifo(fifo)
-    first = subprocess.Popen([PERFDB, "--home", str(home), "ingest", str(fifo)], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-    try:
-        with fifo.open("wb"):  # returns once the first perfdb opened the FIFO to read it
-            good = _csv(tmp_path / "good.csv", 3)
-            run = perfdb(home, "--json", "ingest", str(good))
-            assert run.returncode == 1
-            line = _one_line(run.stderr)
-            assert line.startswith(f"perfdb ingest: another perfdb process (pid {first.pid}, `perfdb ingest`, since ")
-            assert line.endswith(f"is writing to {home}: wait for it to finish, or stop it")
-            assert json.loads(run.stdout)["fault"] == "WriterBusy"
-            staging = [p.name for p in Home(home).warehouse_dir.glob("perfdb-ingest-*")]
-            assert len(staging) == 1
-            first.send_signal(signal.SIGKILL)
-            first.wait(timeout=60)
-    finally:
-        if first.poll() is None:
-            first.kill()
-            first.wait()
+    with held_on_a_fifo(home, tmp_path / "incoming.csv") as first:
+        good = _csv(tmp_path / "good.csv", 3)
+        run = perfdb(home, "--json", "ingest", str(good))
+        assert run.returncode == 1
+        line = _one_line(run.stderr)
+        assert line.startswith(f"perfdb ingest: another perfdb process (pid {first.pid}, `perfdb ingest`, since ")
+        assert line.endswith(f"is writing to {home}: wait for it to finish, or stop it")
+        assert json.loads(run.stdout)["fault"] == "WriterBusy"
+        staging = [p.name for p in Home(home).warehouse_dir.glob("perfdb-ingest-*")]
+        assert len(staging) == 1
     # what a publish killed while copying leaves
     Home(home).serving_path.with_name("serving.duckdb.new").write_bytes(b"half a database")
 

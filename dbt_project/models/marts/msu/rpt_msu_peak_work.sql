@@ -38,55 +38,34 @@ top_peaks as (
     where peaks.peak_rank <= 5
 ),
 
-classes as (
+work as (
     select
-        top_peaks.cpc_serial,
-        top_peaks.month_start,
-        top_peaks.peak_rank,
-        top_peaks.interval_start,
-        top_peaks.rolling_4h_msu_per_h,
-        top_peaks.system_id,
-        'service class' as work_kind,
-        work.class_name as work_name,
-        max(work.workload_name) as workload_name,
-        sum(work.cp_cpu_s) as cp_cpu_s
-    from top_peaks
-    inner join {{ ref('stg_smf__workload_period') }} as work
-        on work.system_id = top_peaks.system_id
-        and work.interval_start < top_peaks.interval_end
-        and work.interval_end > top_peaks.interval_start
-    where not work.is_report_class
-    group by top_peaks.cpc_serial, top_peaks.month_start, top_peaks.peak_rank, top_peaks.interval_start,
-        top_peaks.rolling_4h_msu_per_h, top_peaks.system_id, work.class_name
-),
-
-jobs as (
+        system_id, interval_start as work_start, interval_end as work_end, 'service class' as work_kind,
+        class_name as work_name, workload_name, cp_cpu_s
+    from {{ ref('stg_smf__workload_period') }}
+    where not is_report_class
+    union all
     select
-        top_peaks.cpc_serial,
-        top_peaks.month_start,
-        top_peaks.peak_rank,
-        top_peaks.interval_start,
-        top_peaks.rolling_4h_msu_per_h,
-        top_peaks.system_id,
-        'job' as work_kind,
-        pieces.job_name as work_name,
-        max(pieces.workload_name) as workload_name,
-        sum(pieces.cpu_s) as cp_cpu_s
-    from top_peaks
-    inner join {{ ref('int_zos_work__piece') }} as pieces
-        on pieces.system_id = top_peaks.system_id
-        and pieces.period_start < top_peaks.interval_end
-        and pieces.period_end > top_peaks.interval_start
-    group by top_peaks.cpc_serial, top_peaks.month_start, top_peaks.peak_rank, top_peaks.interval_start,
-        top_peaks.rolling_4h_msu_per_h, top_peaks.system_id, pieces.job_name
+        system_id, period_start as work_start, period_end as work_end, 'job' as work_kind,
+        job_name as work_name, workload_name, cpu_s as cp_cpu_s
+    from {{ ref('int_zos_work__piece') }}
 )
 
 select
-    cpc_serial, month_start, peak_rank, interval_start, rolling_4h_msu_per_h, system_id,
-    work_kind, work_name, workload_name, cp_cpu_s
-from classes
-union all
-select
-    cpc_serial, month_start, peak_rank, interval_start, rolling_4h_msu_per_h, system_id,
-    work_kind, work_name, workload_name, cp_cpu_s
-from jobs
+    top_peaks.cpc_serial,
+    top_peaks.month_start,
+    top_peaks.peak_rank,
+    top_peaks.interval_start,
+    top_peaks.rolling_4h_msu_per_h,
+    top_peaks.system_id,
+    work.work_kind,
+    work.work_name,
+    max(work.workload_name) as workload_name,
+    sum(work.cp_cpu_s) as cp_cpu_s
+from top_peaks
+inner join work
+    on work.system_id = top_peaks.system_id
+    and work.work_start < top_peaks.interval_end
+    and work.work_end > top_peaks.interval_start
+group by top_peaks.cpc_serial, top_peaks.month_start, top_peaks.peak_rank, top_peaks.interval_start,
+    top_peaks.rolling_4h_msu_per_h, top_peaks.system_id, work.work_kind, work.work_name

@@ -11,14 +11,18 @@ import json
 import pytest
 
 from ingest import cli
-from read_only_db import dict_rows, read_only
+from ingest.warehouse.serving import connect_serving
+from read_only_db import dict_rows
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def con(demo_home):
-    yield from read_only(demo_home.serving_path)
+    # the reports' own connection settings: DuckDB opens one file in one process with one configuration
+    con = connect_serving(demo_home)
+    yield con
+    con.close()
 
 
 def test_the_monthly_peak_is_the_highest_valid_4hra_of_the_month(con):
@@ -73,3 +77,12 @@ def test_the_projection_for_a_candidate_limit_counts_the_intervals_above_it(demo
         mine = counts[row["month_start"]]
         assert row["over_limit_pct"] == pytest.approx(round(100 * mine["over"] / mine["valid"], 3), abs=1e-9)
     assert any(row["over_limit_pct"] > 0 for row in report)
+
+
+def test_a_month_without_data_says_so_and_a_bad_month_is_a_usage_error(demo_home, capsys):
+    assert cli.main(["--home", str(demo_home.root), "report", "msu", "--month", "2031-01"]) == 1
+    assert "no data of z/OS MSU (SMF 70.1) in 2031-01; the warehouse holds" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--home", str(demo_home.root), "report", "msu", "--month", "2031-13"])
+    assert exit_.value.code == 2
+    assert "'2031-13' is not a month, YYYY-MM" in capsys.readouterr().err

@@ -12,7 +12,9 @@
     `day` (a timestamp or date whose day is the period), `shift_date` (a shift's date: a day's hours may
     belong to the shift of the day before; or a timestamp whose day a record of the next day may change,
     e.g. an SMF 30 interval written just after midnight), `week` (a date, the Monday of an ISO week), `month` (a date,
-    first of the month) or `year` (an integer).
+    first of the month) or `year` (an integer). `day_and_next` is a day whose rows also depend on the last hours
+    of the day before (a rolling average over hours): a touched day rebuilds it and the day after, and the
+    model reads its input from the day before the first of them (touched_rows_with_lookback).
     The filter and the delete read the same touched set, so the rows deleted are exactly the rows rebuilt,
     also where a removed file leaves a period with no rows at all (which delete+insert would miss).
     A first build, and `perfdb build --full-refresh`, build everything: the filter is then `1 = 1`.
@@ -25,7 +27,7 @@
     marts). Weeks, months and years are condensed from shift rows, which are kept forever: those rebuild. -#}
 {% macro touched_periods(grain) %}
     select touched_system, touched_period from ({{ periods_of('select system_name, day from ' ~ ref('build_touched_days'), grain) }}) as touched
-    {%- if grain in ['day', 'shift_date'] %}
+    {%- if grain in ['day', 'shift_date', 'day_and_next'] %}
     except
     select touched_system, touched_period from ({{ periods_of('select system_name, day from ' ~ ref('build_purged_days'), grain) }}) as purged
     {%- endif %}
@@ -40,6 +42,10 @@
     {%- endset -%}
     {%- if grain == 'day' -%}
         select system_name as touched_system, day as touched_period from ({{ days }}) as touched_days
+    {%- elif grain == 'day_and_next' -%}
+        select system_name as touched_system, day as touched_period from ({{ days }}) as touched_days
+        union
+        select system_name, cast({{ dbt.dateadd('day', 1, 'day') }} as date) from ({{ days }}) as touched_days
     {%- elif grain == 'shift_date' -%}
         select system_name as touched_system, period as touched_period from ({{ shift_dates }}) as touched_shift_dates
     {%- elif grain in ['week', 'month'] -%}
@@ -49,14 +55,14 @@
         select distinct system_name as touched_system, cast(extract(year from period) as integer) as touched_period
         from ({{ shift_dates }}) as touched_shift_dates
     {%- else -%}
-        {{ exceptions.raise_compiler_error("touched: grain must be day, shift_date, week, month or year, not " ~ grain) }}
+        {{ exceptions.raise_compiler_error("touched: grain must be day, day_and_next, shift_date, week, month or year, not " ~ grain) }}
     {%- endif -%}
 {% endmacro %}
 
 {#- A row's period as the touched set holds it: the day of a `day` or `shift_date` period, the period itself
     otherwise. -#}
 {% macro touched_period_of(column, grain) -%}
-    {%- if grain in ['day', 'shift_date'] -%} cast({{ column }} as date) {%- else -%} {{ column }} {%- endif -%}
+    {%- if grain in ['day', 'shift_date', 'day_and_next'] -%} cast({{ column }} as date) {%- else -%} {{ column }} {%- endif -%}
 {%- endmacro %}
 
 {#- The where condition of a day model's input: its rows of touched periods (every row on a full build).
@@ -90,6 +96,14 @@
 {% macro touched_rows(relation, system_column, period_column, grain='day') -%}
     select * from {{ relation }}
     where {{ touched(system_column, period_column, grain) }}
+{%- endmacro %}
+
+{#- The rows of ``relation`` a `day_and_next` model needs: those of the days it rebuilds (a touched day and the
+    day after) and of the day before each, whose last hours the rolling window of the first ones reaches back to. -#}
+{% macro touched_rows_with_lookback(relation, system_column, period_column) -%}
+    select * from {{ relation }}
+    where {{ touched(system_column, period_column, 'day_and_next') }}
+        or {{ touched(system_column, dbt.dateadd('day', 1, period_column), 'day_and_next') }}
 {%- endmacro %}
 
 {#- The incremental strategy `touched`: the target's rows of the touched periods deleted, the rows

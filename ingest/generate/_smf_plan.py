@@ -46,6 +46,7 @@ class SystemProfile:
     home_ip: str
     utc_offset_h: int = 1
     plex: str = "PLEXP1"
+    defined_capacity_msu: int = 0  # SMF70MSU of its partition; 0 = no defined capacity
 
     @property
     def sysname(self) -> str:
@@ -54,7 +55,9 @@ class SystemProfile:
 
 def profile_for(sid: str) -> SystemProfile:
     if sid == "SYSA":
-        return SystemProfile("SYSA", "PRODA", 1, 4, 2, 6, 2, "000000000002A8E1", "198.51.100.11")
+        # 4 CPs at 180 MSU/h each (SMF70CPA 320): a defined capacity of 480 MSU/h, which the rolling four-hour
+        # average of busy weekdays reaches, so the demo has capped intervals
+        return SystemProfile("SYSA", "PRODA", 1, 4, 2, 6, 2, "000000000002A8E1", "198.51.100.11", defined_capacity_msu=480)
     if sid == "SYSB":
         return SystemProfile("SYSB", "PRODB", 1, 2, 1, 4, 1, "000000000002B3F7", "198.51.100.12")
     rnd = random.Random(f"profile/{sid}")

@@ -110,7 +110,7 @@ def rmf_record(p: SystemProfile, iv: RmfInterval) -> bytes:
     product = _rmf_product(p, iv.start, iv.interval_ms)
     control = section(
         96, (0, u(0x8561, 2)), (3, u(p.physical_cps + p.physical_ziips, 1)), (4, u(0x10, 1)), (5, u(0x08, 1)),
-        (8, ebc(f"7{p.physical_cps:02d}", 16)), (24, u(360, 2)), (32, u(180 * p.cps, 4)), (36, u(150 * p.cps, 4)),
+        (8, ebc(f"7{p.physical_cps:02d}", 16)), (24, u(360, 2)), (28, u(WLM_ADJUSTMENT, 4)), (32, u(180 * p.cps, 4)), (36, u(150 * p.cps, 4)),
         (48, ebc("T01", 16)), (64, u(p.ziips, 2)), (78, ebc(p.cpc_serial, 16)), (94, u(0xC0, 1)),
     )
     cpus, lps = [], []
@@ -123,7 +123,8 @@ def rmf_record(p: SystemProfile, iv: RmfInterval) -> bytes:
         ))
         lps.append(_lp(c.dispatch_us, c.cpu_id, c.effective_us, c.online_us, c.cpu_type, weight=300 if c.cpu_type == "CP" else 100))
     partitions = [section(84, (0, ebc(p.lpar, 8)), (8, u(p.lpar_number, 1)), (10, u(len(iv.cpus), 2)), (12, u(0, 4)),
-                          (20, ebc(p.plex, 8)), (28, ebc(p.sysname, 8)), (40, u(65536, 4)))]
+                          (20, ebc(p.plex, 8)), (28, ebc(p.sysname, 8)), (40, u(65536, 4)),
+                          (52, u(p.defined_capacity_msu, 4)))]
     first = len(lps)
     for name in ("TESTLP", "PHYSICAL"):
         mine = [o for o in iv.other_lps if o[0] == name]

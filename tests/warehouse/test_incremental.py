@@ -58,7 +58,7 @@ DAY_MODELS = WORKLOAD_DAY_MODELS | {
     "rpt_busy_process", "rpt_discopen_summary", "rpt_file_summary", "fct_zos_lpar_interval", "rpt_threshold_exceptions",
     "fct_buffer_pool_snapshot", "fct_vse_stack_health",
     "int_capacity__interface_hourly", "int_capacity__interface_speed", "int_capacity__transaction_hourly",
-    "int_capacity__sizing_daily",
+    "int_capacity__sizing_daily", "int_msu__lpar_interval", "fct_msu_lpar_interval",
 }
 
 

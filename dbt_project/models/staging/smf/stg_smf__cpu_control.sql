@@ -30,6 +30,8 @@ select
     cast(zaaps_online as integer) as zaaps_online,
     cast(capacity_msu_per_h as integer) as capacity_msu_per_h,
     cast(long_term_avg_msu_per_h as integer) as long_term_avg_msu_per_h,
+    -- SMF70CPA: sixteenths of a CPU microsecond per CPU service unit; 0 when the record does not say
+    cast(nullif(cpu_adjustment_factor, 0) as integer) as cpu_adjustment_factor,
     -- SMF70HHF X'40': HiperDispatch active
     hiperdispatch_flags % 128 >= 64 as hiperdispatch_active,
     cast(cpu_section_count as integer) as cpu_section_count,

@@ -16,7 +16,8 @@ select
     cast(logical_cpu_count as integer) as logical_cpu_count,
     cast(central_storage_mb as bigint) as central_storage_mb,
     cast(defined_capacity_msu_per_h as integer) as defined_capacity_msu_per_h,
-    capacity_group_name,
+    nullif(capacity_group_name, '') as capacity_group_name,
+    cast(group_max_msu_per_h as integer) as group_max_msu_per_h,
     -- SMF70PFG X'08': WLM LPAR management active
     partition_flags % 16 >= 8 as wlm_managed
 from source

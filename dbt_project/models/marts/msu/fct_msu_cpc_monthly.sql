@@ -1,0 +1,18 @@
+-- Per CPC and month: the peak of the CPC's valid 4HRA (the sum over its z/OS images) and the interval it
+-- ended, and the intervals in which one of its images was capped.
+with intervals as (
+    select *, cast({{ dbt.date_trunc('month', 'interval_start') }} as date) as month_start
+    from {{ ref('fct_msu_cpc_interval') }}
+)
+
+select
+    cpc_serial,
+    month_start,
+    max(case when is_4hra_valid then rolling_4h_msu_per_h end) as peak_4hra_msu_per_h,
+    max_by(interval_start, case when is_4hra_valid then rolling_4h_msu_per_h end) as peak_interval_start,
+    max(lpar_count) as lpar_count,
+    count(*) as interval_count,
+    sum(case when is_4hra_valid then 1 else 0 end) as valid_interval_count,
+    sum(case when capped_lpar_count > 0 then 1 else 0 end) as capped_interval_count
+from intervals
+group by cpc_serial, month_start

@@ -1,0 +1,27 @@
+-- Per z/OS image and month: the peak valid 4HRA (what sub-capacity pricing charges for) and the interval
+-- it ended, the intervals capped, and WLM's own long-term average (SMF70LAC) averaged over the month
+-- weighted by the RMF samples (SMF70SAM) of each interval. A table over the LPAR intervals: a month's
+-- rows are a scan of its intervals, and the 4HRA of a month's first hours depends on the month before.
+with intervals as (
+    select *, cast({{ dbt.date_trunc('month', 'interval_start') }} as date) as month_start
+    from {{ ref('fct_msu_lpar_interval') }}
+)
+
+select
+    system_id,
+    month_start,
+    max(cpc_serial) as cpc_serial,
+    max(case when is_4hra_valid then rolling_4h_msu_per_h end) as peak_4hra_msu_per_h,
+    max_by(interval_start, case when is_4hra_valid then rolling_4h_msu_per_h end) as peak_interval_start,
+    max(msu_per_h) as peak_interval_msu_per_h,
+    sum(msu_per_h * interval_s) / nullif(sum(case when msu_per_h is not null then interval_s end), 0) as avg_msu_per_h,
+    sum(wlm_4hra_msu_per_h * sample_count) / nullif(sum(case when wlm_4hra_msu_per_h is not null then sample_count end), 0)
+        as wlm_4hra_sam_weighted_msu_per_h,
+    max(defined_capacity_msu_per_h) as defined_capacity_msu_per_h,
+    count(*) as interval_count,
+    sum(case when is_4hra_valid then 1 else 0 end) as valid_interval_count,
+    sum(case when is_capped then 1 else 0 end) as capped_interval_count,
+    100.0 * sum(case when is_capped then 1 else 0 end) / nullif(sum(case when is_4hra_valid then 1 else 0 end), 0)
+        as capped_pct
+from intervals
+group by system_id, month_start

@@ -164,8 +164,8 @@ def workload_record(p: SystemProfile, c: ClassInterval) -> bytes:
         (12, u(c.wlm.goal_value, 4)), (18, u(c.wlm.importance, 2)),
         (24, hfp_long(c.cpu_service_units + c.srb_service_units + io_su)), (32, hfp_long(c.cpu_service_units)),
         (40, hfp_long(io_su)), (56, hfp_long(c.srb_service_units)), (184, u(c.transactions, 4)),
-        (200, hfp_long(elapsed_1024us)), (208, hfp_long(elapsed_1024us * 0.9)), (340, u(c.dasd_io, 4)),
-        (544, hfp_long(c.ziip_service_units)),
+        (200, hfp_long(elapsed_1024us)), (208, hfp_long(elapsed_1024us * 0.9)), (224, u(c.cpu_using_samples, 4)),
+        (228, u(c.delay_samples, 4)), (340, u(c.dasd_io, 4)), (344, u(c.using_samples, 4)), (544, hfp_long(c.ziip_service_units)),
     )
     return smf_record(72, 3, 0xDE, c.written, p.sid, "RMF", [[_rmf_product(p, c.start, c.interval_ms)], [control], [], [], [period], [], [], []])
 

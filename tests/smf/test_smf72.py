@@ -68,18 +68,18 @@ def test_period_goals_service_and_transactions(fixture3):
     keys = ("goal_time_unit_flags", "goal_flags", "goal_value", "goal_percentile", "importance", "duration_service_units",
             "service_units", "cpu_service_units", "io_service_units", "storage_service_units", "srb_service_units",
             "rct_us", "io_interrupt_us", "hiperspace_us", "transactions_ended", "transactions_abended", "elapsed_1024us",
-            "execution_1024us", "cpu_using_samples", "delay_samples", "dasd_io_count", "ziip_service_units",
+            "execution_1024us", "cpu_using_samples", "delay_samples", "using_samples", "dasd_io_count", "ziip_service_units",
             "ziip_on_cp_service_units")
     assert [tuple(r[k] for k in keys) for r in rows] == [
         # period 1: average response time goal 500 ms, importance 2, 3,600 transactions of 0.4 s (1,406,250 x 1.024 ms)
         (0x80, 0x40, 500, 0, 2, 2000, 1_790_000.0, 1_500_000.0, 40_000.0, 0.0, 250_000.0, 0.0, 120_000.0, 0.0,
-         3600, 2, 1_406_250.0, 1_318_359.375, 400, 1600, 9000, 0.0, 0.0),
-        # period 2: execution velocity 40, importance 4, 120 transactions of 8 s
+         3600, 2, 1_406_250.0, 1_318_359.375, 400, 1600, 400, 9000, 0.0, 0.0),
+        # period 2: execution velocity goal 40, importance 4, 120 transactions of 8 s; velocity 300 / (300 + 700) = 30 %
         (0, 0x20, 40, 0, 4, 0, 2_510_000.0, 2_000_000.0, 10_000.0, 0.0, 500_000.0, 0.0, 30_000.0, 0.0,
-         120, 0, 937_500.0, 878_906.25, 300, 700, 4000, 0.0, 0.0),
+         120, 0, 937_500.0, 878_906.25, 300, 700, 300, 4000, 0.0, 0.0),
         # report class: no goal; 600,000 zIIP service units inside R723CCPU's 1,000,000
         (0, 0, 0, 0, 0, 0, 1_100_000.0, 1_000_000.0, 0.0, 0.0, 100_000.0, 0.0, 0.0, 0.0,
-         50_000, 0, 976_562.5, 976_562.5, 0, 0, 20_000, 600_000.0, 50_000.0),
+         50_000, 0, 976_562.5, 976_562.5, 0, 0, 0, 20_000, 600_000.0, 50_000.0),
     ]
     assert [r["period_flags"] for r in rows] == [0, 0, 0]
 

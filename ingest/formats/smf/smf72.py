@@ -92,9 +92,11 @@ PERIOD = [  # service/report class period data section (SMF72SCS), one per perio
     ("transactions_abended", 188, 4, "int", "R723CARC: transactions that completed abnormally (not in R723CRCP)."),
     ("elapsed_1024us", 200, 8, "hfp", "R723CTET: total elapsed time of the ended transactions, 1.024 ms units."),
     ("execution_1024us", 208, 8, "hfp", "R723CXET: total execution time of the ended transactions, 1.024 ms units."),
-    ("cpu_using_samples", 224, 4, "int", "R723CCUS: CPU using samples."),
+    ("cpu_using_samples", 224, 4, "int", "R723CCUS: CPU using samples (included in R723CTOU)."),
     ("delay_samples", 228, 4, "int", "R723CTOT: general execution delay samples of the velocity formula."),
     ("dasd_io_count", 340, 4, "int", "R723CIRC: non-paging DASD I/O start subchannels."),
+    ("using_samples", 344, 4, "int", "R723CTOU: total using samples (CPU, I/O); execution velocity is "
+                                    "R723CTOU / (R723CTOU + R723CTOT) x 100."),
     ("ziip_service_units", 544, 8, "hfp", "R723CSUP: service units on zIIPs."),
     ("ziip_on_cp_service_units", 552, 8, "hfp", "R723CSUC: service units of zIIP-eligible work that ran on CPs."),
 ]

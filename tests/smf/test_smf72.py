@@ -82,6 +82,8 @@ def test_period_goals_service_and_transactions(fixture3):
          50_000, 0, 976_562.5, 976_562.5, 0, 0, 0, 20_000, 600_000.0, 50_000.0),
     ]
     assert [r["period_flags"] for r in rows] == [0, 0, 0]
+    # the records have no response time distribution (SMF72RTS zero)
+    assert {r[f"rt_bucket_{k:02d}"] for r in rows for k in range(1, 15)} == {None}
 
 
 def test_a_record_without_a_control_section_is_rejected_alone(tmp_path):
@@ -120,6 +122,13 @@ def test_a_generated_day_round_trips_per_service_class(tmp_path):
             for i, v in enumerate(value):
                 total[i] += v
     assert got == want
+    # response time goals carry their distribution: array R723CRTX of SMF72RTS, the counts the plan wrote
+    buckets = [f"rt_bucket_{k:02d}" for k in range(1, 15)]
+    for r, c in zip(rows, plan.wlm):
+        if c.wlm.goal_flags in (0x80, 0x40):
+            assert [r[b] for b in buckets] == c.response_time_counts and sum(c.response_time_counts) == c.transactions
+        else:
+            assert {r[b] for b in buckets} == {None}
     # the CPU time staging derives, (R723CCPU + R723CSRB - R723CSUP) x R723MADJ / 16,000,000, is the plan's CP time
     cp_s = sum((r["cpu_service_units"] + r["srb_service_units"] - r["ziip_service_units"]) * r["cpu_adjustment"] / 16e6 for r in rows)
     assert cp_s == pytest.approx(sum(c.cp_s for c in plan.wlm), abs=0.01)

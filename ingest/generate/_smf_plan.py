@@ -141,8 +141,9 @@ WLM_CLASSES = (  # shares add up to 1 by day and by night: what the workload mar
     # 80 % bucket of the distribution, performance index 0.8
     WlmClass("DDFHIGH", "DB2", "DB2 distributed requests", 0x80, 150, 2, 0.12, 0.06, 400.0, 0.05, 60.0, ziip_per_cp=1.2,
              percentile=90),
-    # velocity 1 / (1 + contention x u / (1 - u)): STCHI misses 60 only in the busiest intervals, BATCHMED misses
-    # 30 over a busy weekday's first shift (u about 0.68: 24 %) and meets it at night (u about 0.4: 53 %)
+    # velocity 1 / (1 + contention x u / (1 - u)): BATCHMED misses 30 over a busy weekday's first shift (u about
+    # 0.68: 24 %) and meets it at night (u about 0.4: 53 %); STCHI misses 60 only above u = 0.77, on the first
+    # shifts of the later weeks, when the load has grown
     WlmClass("STCHI", "STC", "Important started tasks", 0x20, 60, 1, 0.18, 0.20, 0.0, 0.0, 80.0, contention=0.2),
     WlmClass("BATCHMED", "BATCH", "Production batch", 0x20, 30, 4, 0.10, 0.52, 1 / 60, 240.0, 400.0, contention=1.5),
     WlmClass("TSOHI", "TSO", "TSO users", 0x40, 500, 2, 0.08, 0.02, 20.0, 0.3, 15.0),

@@ -3,13 +3,14 @@
 It prints ``marts.rpt_workload_goal_exceptions``: each service class period whose performance index
 over a shift was above 1, the most important goals first within each system's shift. The index is
 RMF's: goal / achieved execution velocity, achieved / goal average response time, computed from the
-shift's summed samples and times. Sample output::
+shift's summed samples and times. Sample output (the demo's SYSA, 30 January 2026)::
 
-                        WLM GOALS MISSED (PERFORMANCE INDEX ABOVE 1)
+                               WLM GOALS MISSED (PERFORMANCE INDEX ABOVE 1)
 
-    SYSTEM  SHIFT                      SERVICE      GOAL        GOAL   ACHIEVED  PERF
-     NAME    DATE    SHIFT  IMP  CLASS  PERIOD    TYPE         VALUE             INDEX
-    SYSA  2026-02-23 first   4  BATCHMED  1   velocity         30.0      22.6   1.33
+    SYSTEM     SHIFT                  SERVICE                   GOAL            GOAL              PERF
+     NAME      DATE      SHIFT  IMP    CLASS   PERIOD           TYPE           VALUE   ACHIEVED  INDEX
+    SYSA    2026-01-30  first     1  STCHI          1  velocity                60.000    59.079   1.02
+    SYSA    2026-01-30  first     4  BATCHMED       1  velocity                30.000    16.143   1.86
 
 A response time goal's value and achievement are seconds, a velocity's percent. ``--format csv`` and
 ``--format json`` print the mart's own columns.
@@ -18,14 +19,11 @@ A response time goal's value and achievement are seconds, a velocity's percent. 
 from __future__ import annotations
 
 import datetime as dt
-import sys
 
 from ingest.cli_options import add_date_range, add_format, add_system_filter, home_of, subcommand
 from ingest.home import Home
 from ingest.reports._enform_format import Column, f_mask, i_mask, render_table, table_width
-from ingest.reports._marts import (
-    ReportError, no_data_message, print_machine_readable, query_mart, resolve_system, where,
-)
+from ingest.reports._marts import print_dated_report, query_mart, where
 
 HELP = "WLM goals missed over a shift (performance index above 1), importance first"
 DESCRIPTION = """Each z/OS service class period whose WLM performance index over a shift was above 1 (a goal
@@ -69,23 +67,8 @@ def render(columns: list[str], rows: list[tuple]) -> list[str]:
 
 
 def print_report(home: Home, date_from, date_to, fmt: str, system: str | None = None, out=None) -> int:
-    out = out or sys.stdout
-    if date_from and date_to and date_from > date_to:
-        print(f"perfdb report pi: --from {date_from} is after --to {date_to}", file=sys.stderr)
-        return 2
-    try:
-        columns, rows = fetch(home, date_from, date_to, resolve_system(home, system))
-        if not rows:
-            raise ReportError(no_data_message(
-                home, f"of WLM goals missed between {date_from or 'the start'} and {date_to or 'the end'}"))
-    except ReportError as e:
-        print(f"perfdb report pi: {e}", file=sys.stderr)
-        return 1
-    if fmt != "table":
-        print_machine_readable(columns, rows, fmt, out=out, decimals=3)
-    else:
-        out.write("\n".join(render(columns, rows)) + "\n")
-    return 0
+    return print_dated_report("pi", "WLM goals missed", fetch, render, home, date_from, date_to, fmt, system,
+                              decimals=3, out=out)
 
 
 def run(args) -> int:

@@ -3,7 +3,7 @@
 It prints ``marts.rpt_workload_goal_exceptions``: each service class period whose performance index
 over a shift was above 1, the most important goals first within each system's shift. The index is
 RMF's: goal / achieved execution velocity, achieved / goal average response time, computed from the
-shift's summed samples and times. Sample output (the demo's SYSA, 30 January 2026)::
+shift's summed samples, times and response time buckets. Sample output (the demo's SYSA, 30 January 2026)::
 
                                WLM GOALS MISSED (PERFORMANCE INDEX ABOVE 1)
 

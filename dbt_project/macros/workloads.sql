@@ -87,7 +87,7 @@
 {#- WLM execution velocity, % (z/OS MVS Planning: Workload Management; R723CTOU / (R723CTOU + R723CTOT) of
     SMF 72.3): the using samples among the using and delay samples. -#}
 {% macro wlm_velocity(using_samples, delay_samples) -%}
-    100.0 * {{ using_samples }} / nullif({{ using_samples }} + {{ delay_samples }}, 0)
+    100 * cast({{ using_samples }} as double) / nullif({{ using_samples }} + {{ delay_samples }}, 0)
 {%- endmacro %}
 
 {#- RMF's response time distribution (SMF 72.3, R723TRDB): 14 buckets of transactions ended, bounded at these
@@ -116,9 +116,9 @@
     case
         when coalesce({{ buckets | join(' + ') }}, 0) = 0 then null
         {%- for bound in rt_bucket_bounds() %}
-        when 100 * ({{ buckets[:loop.index] | join(' + ') }}) >= {{ goal_percentile }} * ({{ buckets | join(' + ') }}) then {{ bound }}
+        when 100 * ({{ buckets[:loop.index] | join(' + ') }}) >= {{ goal_percentile }} * ({{ buckets | join(' + ') }}) then cast({{ bound }} as double)
         {%- endfor %}
-        else {{ rt_bucket_bounds() | last }}
+        else cast({{ rt_bucket_bounds() | last }} as double)
     end
 {%- endmacro %}
 

@@ -83,3 +83,53 @@
         and {{ condition }}
         {%- endfor %}
 {%- endmacro %}
+
+{#- WLM execution velocity, % (z/OS MVS Planning: Workload Management; R723CTOU / (R723CTOU + R723CTOT) of
+    SMF 72.3): the using samples among the using and delay samples. -#}
+{% macro wlm_velocity(using_samples, delay_samples) -%}
+    100 * cast({{ using_samples }} as double) / nullif({{ using_samples }} + {{ delay_samples }}, 0)
+{%- endmacro %}
+
+{#- RMF's response time distribution (SMF 72.3, R723TRDB): 14 buckets of transactions ended, bounded at these
+    fractions of the goal (the midpoint R723RTDM of a response time goal); the 14th, above 400 %, has no bound. -#}
+{% macro rt_bucket_bounds() -%}
+    {{ return([0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 2.0, 4.0]) }}
+{%- endmacro %}
+
+{#- The bucket columns, rt_bucket_01 .. rt_bucket_14. -#}
+{% macro rt_buckets() -%}
+    {%- set names = [] -%}
+    {%- for k in range(1, rt_bucket_bounds() | length + 2) -%}
+        {%- do names.append('rt_bucket_%02d' | format(k)) -%}
+    {%- endfor -%}
+    {{ return(names) }}
+{%- endmacro %}
+
+{#- The performance index of a percentile response time goal (e.g. 90 % of the transactions within 0.5 s)
+    from the response time distribution: the bound, as a fraction of the goal, of the first bucket at which
+    the goal's percentile of the ended transactions have ended (M. Packer, "A Slice Of PI", 2019: WLM's
+    calculation; the buckets as in the SMF manual's response time distribution data section). 90 % within
+    the 110 % bucket is an index of 1.1. Reached only in the last bucket, above 400 %, the index is 4.0, the
+    last bound: the distribution cannot say how far above it. NULL when no transaction ended. -#}
+{% macro wlm_percentile_index(goal_percentile) -%}
+    {%- set buckets = rt_buckets() -%}
+    case
+        when coalesce({{ buckets | join(' + ') }}, 0) = 0 then null
+        {%- for bound in rt_bucket_bounds() %}
+        when 100 * ({{ buckets[:loop.index] | join(' + ') }}) >= {{ goal_percentile }} * ({{ buckets | join(' + ') }}) then cast({{ bound }} as double)
+        {%- endfor %}
+        else cast({{ rt_bucket_bounds() | last }} as double)
+    end
+{%- endmacro %}
+
+{#- The performance index of a WLM goal from what was achieved: goal / achieved for a velocity, achieved /
+    goal for an average response time, from the response time distribution for a percentile goal (above);
+    NULL for discretionary and system goals (no index) and where nothing was achieved (no transaction
+    ended, no sample: nothing to compare; a velocity of 0 has no finite index). -#}
+{% macro wlm_performance_index(goal_type, goal_value, goal_percentile, velocity, response_s) -%}
+    case
+        when {{ goal_type }} = 'velocity' then {{ goal_value }} / nullif({{ velocity }}, 0)
+        when {{ goal_type }} = 'average response time' then {{ response_s }} / {{ goal_value }}
+        when {{ goal_type }} = 'percentile response time' then {{ wlm_percentile_index(goal_percentile) }}
+    end
+{%- endmacro %}

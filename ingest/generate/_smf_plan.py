@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import functools
+import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,7 +120,7 @@ class WlmClass:  # a WLM service class with one period, as its 72.3 record repor
     name: str
     workload: str
     description: str
-    goal_flags: int  # R723CRGF: X'40' average response time, X'20' velocity, X'08' system
+    goal_flags: int  # R723CRGF: X'80' percentile response time, X'40' average response time, X'20' velocity, X'08' system
     goal_value: int  # ms for a response time goal, % for velocity
     importance: int
     share_day: float  # of the interval's captured CP time, 08:00-18:00
@@ -128,16 +129,26 @@ class WlmClass:  # a WLM service class with one period, as its 72.3 record repor
     response_s: float
     io_per_cpu_s: float
     ziip_per_cp: float = 0.0  # zIIP seconds per CP second
+    contention: float = 0.5  # delay samples per using sample at a CP utilization u of u / (1 - u) = 1
+    percentile: int = 0  # R723CPCT of a percentile goal
 
 
 # service definition the 72.3 records carry: 50,000 CPU service units a second (R723MADJ 320 sixteenths of a µs
 # per unit, R723MCPU/R723MSRB 1.0), zIIPs as fast as CPs (R723NFFS 256)
 SU_PER_CPU_S, WLM_ADJUSTMENT, WLM_NORMALIZATION = 50_000, 320, 256
+# the upper bounds of RMF's response time buckets, as fractions of the goal (the 14th has none)
+RT_BUCKET_BOUNDS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 2.0, 4.0)
 WLM_CLASSES = (  # shares add up to 1 by day and by night: what the workload marts must give back
     WlmClass("CICSHIGH", "ONLINE", "CICS production regions", 0x40, 250, 1, 0.46, 0.10, 250.0, 0.18, 30.0),
-    WlmClass("DDFHIGH", "DB2", "DB2 distributed requests", 0x40, 500, 2, 0.12, 0.06, 400.0, 0.05, 60.0, ziip_per_cp=1.2),
-    WlmClass("STCHI", "STC", "Important started tasks", 0x20, 60, 1, 0.18, 0.20, 0.0, 0.0, 80.0),
-    WlmClass("BATCHMED", "BATCH", "Production batch", 0x20, 30, 4, 0.10, 0.52, 1 / 60, 240.0, 400.0),
+    # 90 % within 150 ms; response times exponential around their mean of 50 ms: 90 % end within 115 ms, in the
+    # 80 % bucket of the distribution, performance index 0.8
+    WlmClass("DDFHIGH", "DB2", "DB2 distributed requests", 0x80, 150, 2, 0.12, 0.06, 400.0, 0.05, 60.0, ziip_per_cp=1.2,
+             percentile=90),
+    # velocity 1 / (1 + contention x u / (1 - u)): BATCHMED misses 30 over a busy weekday's first shift (u about
+    # 0.68: 24 %) and meets it at night (u about 0.4: 53 %); STCHI misses 60 only above u = 0.77, on the first
+    # shifts of the later weeks, when the load has grown
+    WlmClass("STCHI", "STC", "Important started tasks", 0x20, 60, 1, 0.18, 0.20, 0.0, 0.0, 80.0, contention=0.2),
+    WlmClass("BATCHMED", "BATCH", "Production batch", 0x20, 30, 4, 0.10, 0.52, 1 / 60, 240.0, 400.0, contention=1.5),
     WlmClass("TSOHI", "TSO", "TSO users", 0x40, 500, 2, 0.08, 0.02, 20.0, 0.3, 15.0),
     WlmClass("SYSSTC", "SYSTEM", "System started tasks", 0x08, 0, 0, 0.06, 0.10, 0.0, 0.0, 5.0),
 )
@@ -198,6 +209,9 @@ class ClassInterval:  # one 72.3 record: a WLM service class in an RMF interval
     ziip_s: float
     transactions: int
     dasd_io: int
+    using_samples: int = 0  # R723CTOU: WLM samples 4 times a second what it manages, CPU and I/O usings
+    cpu_using_samples: int = 0  # R723CCUS
+    delay_samples: int = 0  # R723CTOT
 
     @property
     def cpu_service_units(self) -> int:  # R723CCPU: TCB on CPs and normalized zIIP service
@@ -210,6 +224,14 @@ class ClassInterval:  # one 72.3 record: a WLM service class in an RMF interval
     @property
     def ziip_service_units(self) -> int:
         return round(self.ziip_s * SU_PER_CPU_S)
+
+    @property
+    def response_time_counts(self) -> list[int]:
+        """R723TRDB: the transactions in each of RMF's 14 response time buckets around the goal, the response
+        times exponential around the class's mean."""
+        goal_s = self.wlm.goal_value / 1000
+        ended = [round(self.transactions * (1 - math.exp(-bound * goal_s / self.wlm.response_s))) for bound in RT_BUCKET_BOUNDS]
+        return [now - before for before, now in zip([0, *ended], [*ended, self.transactions])]
 
 
 @dataclass
@@ -520,10 +542,14 @@ def _plan_wlm(plan: DayPlan, cp_busy_s: list[float]) -> None:
     for iv, busy in zip(plan.rmf, cp_busy_s):
         night = not (8 <= iv.start.hour < 18)
         captured = busy * CAPTURE_RATIO
+        cps = [cpu for cpu in iv.cpus if cpu.cpu_type == "CP"]
+        u = min(0.95, sum(cpu.online_us - cpu.wait_us for cpu in cps) / (len(cps) * iv.interval_ms * 1000))
         for c in WLM_CLASSES:
             cp_s = round(captured * (c.share_night if night else c.share_day), 3)
+            using = round(cp_s * 5)  # 4 CPU using samples a CP second, a fifth more I/O usings
             plan.wlm.append(ClassInterval(c, iv.start, iv.interval_ms, iv.written, cp_s, round(cp_s * c.ziip_per_cp, 3),
-                                          round(cp_s * c.transactions_per_cpu_s), round(cp_s * c.io_per_cpu_s)))
+                                          round(cp_s * c.transactions_per_cpu_s), round(cp_s * c.io_per_cpu_s),
+                                          using, round(cp_s * 4), round(using * c.contention * u / (1 - u))))
 
 
 def plan_day(sid: str, day: dt.date, seed: int) -> DayPlan:

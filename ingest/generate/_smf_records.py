@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ingest.formats.smf import ebcdic
 from ingest.generate._smf_plan import (
+    RT_BUCKET_BOUNDS,
     SMF_INTERVAL,
     TOD_EPOCH,
     WLM_ADJUSTMENT,
@@ -157,18 +158,23 @@ def workload_record(p: SystemProfile, c: ClassInterval) -> bytes:
         (128, ebc(c.wlm.description, 32)), (160, u(1, 2)), (172, u(WLM_ADJUSTMENT, 4)), (176, ebc("PRODSD", 8)),
         (240, u(WLM_NORMALIZATION, 4)), (244, u(WLM_NORMALIZATION, 4)),
     )
-    response_ms = c.wlm.goal_flags == 0x40
+    response_goal = c.wlm.goal_flags in (0x80, 0x40)  # in ms, with a response time distribution around it
     elapsed_1024us = c.transactions * c.wlm.response_s * 1e6 / 1024
     io_su = c.dasd_io * 5
     period = section(
-        576, (7, u(0xE0, 1)), (8, u(1, 1)), (9, u(0x80 if response_ms else 0, 1)), (10, u(c.wlm.goal_flags, 1)),
-        (12, u(c.wlm.goal_value, 4)), (18, u(c.wlm.importance, 2)),
+        576, (0, u(1 if response_goal else 0, 2)), (7, u(0xE0, 1)), (8, u(1, 1)), (9, u(0x80 if response_goal else 0, 1)),
+        (10, u(c.wlm.goal_flags, 1)), (12, u(c.wlm.goal_value, 4)), (16, u(c.wlm.percentile, 2)), (18, u(c.wlm.importance, 2)),
         (24, hfp_long(c.cpu_service_units + c.srb_service_units + io_su)), (32, hfp_long(c.cpu_service_units)),
         (40, hfp_long(io_su)), (56, hfp_long(c.srb_service_units)), (184, u(c.transactions, 4)),
-        (200, hfp_long(elapsed_1024us)), (208, hfp_long(elapsed_1024us * 0.9)), (340, u(c.dasd_io, 4)),
-        (544, hfp_long(c.ziip_service_units)),
+        (200, hfp_long(elapsed_1024us)), (208, hfp_long(elapsed_1024us * 0.9)), (224, u(c.cpu_using_samples, 4)),
+        (228, u(c.delay_samples, 4)), (340, u(c.dasd_io, 4)), (344, u(c.using_samples, 4)), (544, hfp_long(c.ziip_service_units)),
     )
-    return smf_record(72, 3, 0xDE, c.written, p.sid, "RMF", [[_rmf_product(p, c.start, c.interval_ms)], [control], [], [], [period], [], [], []])
+    # SMF72RTS: the map (array 0: each bucket's bound, % of the goal; the last has none), then the period's counts
+    # (array 1, R723CRTX at period offset 0)
+    distribution = [b"".join(u(round(100 * bound), 4) for bound in RT_BUCKET_BOUNDS) + u(0, 4),
+                    b"".join(u(n, 4) for n in c.response_time_counts)] if response_goal else []
+    return smf_record(72, 3, 0xDE, c.written, p.sid, "RMF",
+                      [[_rmf_product(p, c.start, c.interval_ms)], [control], [], [], [period], distribution, [], []])
 
 
 def _lp(dispatch: int, address: int, effective: int, online: int, cpu_type: str, weight: int) -> bytes:

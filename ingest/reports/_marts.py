@@ -4,6 +4,9 @@ filter it by the options given, and print its rows as CSV or JSON keyed by the m
 
 from __future__ import annotations
 
+import sys
+from typing import Callable
+
 from ingest.home import Home
 from ingest.output import print_rows, round_floats
 
@@ -121,3 +124,27 @@ def print_machine_readable(columns: list[str], rows: list[tuple], fmt: str, out=
     if fmt == "csv":
         rows = [tuple(";".join(v) if isinstance(v, list) else v for v in row) for row in rows]
     print_rows(columns, rows, fmt, out=out)
+
+
+def print_dated_report(report: str, what: str, fetch: Callable, render: Callable, home: Home, date_from, date_to,
+                       fmt: str, system: str | None, *, decimals: int, out=None) -> int:
+    """A report of a mart's rows between two days: ``fetch(home, date_from, date_to, system)`` gives its columns
+    and rows, printed as CSV or JSON to ``decimals``, or as the lines of ``render(columns, rows)``; `what` the
+    rows are says what is missing when there are none (exit 1), a reversed range exits 2."""
+    out = out or sys.stdout
+    if date_from and date_to and date_from > date_to:
+        print(f"perfdb report {report}: --from {date_from} is after --to {date_to}", file=sys.stderr)
+        return 2
+    try:
+        columns, rows = fetch(home, date_from, date_to, resolve_system(home, system))
+        if not rows:
+            raise ReportError(no_data_message(
+                home, f"of {what} between {date_from or 'the start'} and {date_to or 'the end'}"))
+    except ReportError as e:
+        print(f"perfdb report {report}: {e}", file=sys.stderr)
+        return 1
+    if fmt != "table":
+        print_machine_readable(columns, rows, fmt, out=out, decimals=decimals)
+    else:
+        out.write("\n".join(render(columns, rows)) + "\n")
+    return 0

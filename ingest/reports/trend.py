@@ -22,14 +22,11 @@ object keyed by column name (system_name, trend_date, hour_start, loadid, cpu_nu
 from __future__ import annotations
 
 import datetime as dt
-import sys
 
 from ingest.cli_options import add_date_range, add_format, add_system_filter, home_of, subcommand
 from ingest.home import Home
 from ingest.reports._enform_format import Column, f_mask, render_table, table_width, zero_filled
-from ingest.reports._marts import (
-    ReportError, no_data_message, print_machine_readable, query_mart, resolve_system, where,
-)
+from ingest.reports._marts import print_dated_report, query_mart, where
 
 # what `perfdb report --help` lists and `perfdb report trend --help` explains
 HELP = "CPU trend report (the busiest hour of each day)"
@@ -80,25 +77,12 @@ def render(columns: list[str], rows: list[tuple], first: dt.date, last: dt.date)
 
 
 def print_report(home: Home, date_from, date_to, fmt: str, system: str | None = None, out=None) -> int:
-    out = out or sys.stdout
-    if date_from and date_to and date_from > date_to:
-        print(f"perfdb report trend: --from {date_from} is after --to {date_to}", file=sys.stderr)
-        return 2
-    try:
-        columns, rows = fetch(home, date_from, date_to, resolve_system(home, system))
-        if not rows:
-            raise ReportError(no_data_message(
-                home, f"of hourly CPU between {date_from or 'the start'} and {date_to or 'the end'}"))
-    except ReportError as e:
-        print(f"perfdb report trend: {e}", file=sys.stderr)
-        return 1
-    if fmt != "table":
-        print_machine_readable(columns, rows, fmt, out=out, decimals=1)  # the F5.1 of the printed report
-    else:
+    def table(columns: list[str], rows: list[tuple]) -> list[str]:
         day = columns.index("trend_date")
-        first, last = date_from or rows[0][day], date_to or rows[-1][day]
-        out.write("\n".join(render(columns, rows, first, last)) + "\n")
-    return 0
+        return render(columns, rows, date_from or rows[0][day], date_to or rows[-1][day])
+
+    # decimals: the F5.1 of the printed report
+    return print_dated_report("trend", "hourly CPU", fetch, table, home, date_from, date_to, fmt, system, decimals=1, out=out)
 
 
 def run(args) -> int:

@@ -68,20 +68,22 @@ def test_period_goals_service_and_transactions(fixture3):
     keys = ("goal_time_unit_flags", "goal_flags", "goal_value", "goal_percentile", "importance", "duration_service_units",
             "service_units", "cpu_service_units", "io_service_units", "storage_service_units", "srb_service_units",
             "rct_us", "io_interrupt_us", "hiperspace_us", "transactions_ended", "transactions_abended", "elapsed_1024us",
-            "execution_1024us", "cpu_using_samples", "delay_samples", "dasd_io_count", "ziip_service_units",
+            "execution_1024us", "cpu_using_samples", "delay_samples", "using_samples", "dasd_io_count", "ziip_service_units",
             "ziip_on_cp_service_units")
     assert [tuple(r[k] for k in keys) for r in rows] == [
         # period 1: average response time goal 500 ms, importance 2, 3,600 transactions of 0.4 s (1,406,250 x 1.024 ms)
         (0x80, 0x40, 500, 0, 2, 2000, 1_790_000.0, 1_500_000.0, 40_000.0, 0.0, 250_000.0, 0.0, 120_000.0, 0.0,
-         3600, 2, 1_406_250.0, 1_318_359.375, 400, 1600, 9000, 0.0, 0.0),
-        # period 2: execution velocity 40, importance 4, 120 transactions of 8 s
+         3600, 2, 1_406_250.0, 1_318_359.375, 400, 1600, 400, 9000, 0.0, 0.0),
+        # period 2: execution velocity goal 40, importance 4, 120 transactions of 8 s; velocity 300 / (300 + 700) = 30 %
         (0, 0x20, 40, 0, 4, 0, 2_510_000.0, 2_000_000.0, 10_000.0, 0.0, 500_000.0, 0.0, 30_000.0, 0.0,
-         120, 0, 937_500.0, 878_906.25, 300, 700, 4000, 0.0, 0.0),
+         120, 0, 937_500.0, 878_906.25, 300, 700, 300, 4000, 0.0, 0.0),
         # report class: no goal; 600,000 zIIP service units inside R723CCPU's 1,000,000
         (0, 0, 0, 0, 0, 0, 1_100_000.0, 1_000_000.0, 0.0, 0.0, 100_000.0, 0.0, 0.0, 0.0,
-         50_000, 0, 976_562.5, 976_562.5, 0, 0, 20_000, 600_000.0, 50_000.0),
+         50_000, 0, 976_562.5, 976_562.5, 0, 0, 0, 20_000, 600_000.0, 50_000.0),
     ]
     assert [r["period_flags"] for r in rows] == [0, 0, 0]
+    # the records have no response time distribution (SMF72RTS zero)
+    assert {r[f"rt_bucket_{k:02d}"] for r in rows for k in range(1, 15)} == {None}
 
 
 def test_a_record_without_a_control_section_is_rejected_alone(tmp_path):
@@ -120,6 +122,13 @@ def test_a_generated_day_round_trips_per_service_class(tmp_path):
             for i, v in enumerate(value):
                 total[i] += v
     assert got == want
+    # response time goals carry their distribution: array R723CRTX of SMF72RTS, the counts the plan wrote
+    buckets = [f"rt_bucket_{k:02d}" for k in range(1, 15)]
+    for r, c in zip(rows, plan.wlm):
+        if c.wlm.goal_flags in (0x80, 0x40):
+            assert [r[b] for b in buckets] == c.response_time_counts and sum(c.response_time_counts) == c.transactions
+        else:
+            assert {r[b] for b in buckets} == {None}
     # the CPU time staging derives, (R723CCPU + R723CSRB - R723CSUP) x R723MADJ / 16,000,000, is the plan's CP time
     cp_s = sum((r["cpu_service_units"] + r["srb_service_units"] - r["ziip_service_units"]) * r["cpu_adjustment"] / 16e6 for r in rows)
     assert cp_s == pytest.approx(sum(c.cp_s for c in plan.wlm), abs=0.01)

@@ -27,10 +27,11 @@ import numpy as np
 import pyarrow as pa
 
 from ingest.formats.base import Column
-from ingest.formats.smf.fields import columns, decode_fields, ts_array
+from ingest.formats.smf.fields import Sections, columns, decode_fields, ts_array
 from ingest.formats.smf.headers import (
     Decoded,
     Header,
+    Triplet,
     common_columns,
     expand,
     first_instance,
@@ -92,12 +93,32 @@ PERIOD = [  # service/report class period data section (SMF72SCS), one per perio
     ("transactions_abended", 188, 4, "int", "R723CARC: transactions that completed abnormally (not in R723CRCP)."),
     ("elapsed_1024us", 200, 8, "hfp", "R723CTET: total elapsed time of the ended transactions, 1.024 ms units."),
     ("execution_1024us", 208, 8, "hfp", "R723CXET: total execution time of the ended transactions, 1.024 ms units."),
-    ("cpu_using_samples", 224, 4, "int", "R723CCUS: CPU using samples."),
+    ("cpu_using_samples", 224, 4, "int", "R723CCUS: CPU using samples (included in R723CTOU)."),
     ("delay_samples", 228, 4, "int", "R723CTOT: general execution delay samples of the velocity formula."),
     ("dasd_io_count", 340, 4, "int", "R723CIRC: non-paging DASD I/O start subchannels."),
+    ("using_samples", 344, 4, "int", "R723CTOU: total using samples (CPU, I/O); execution velocity is "
+                                    "R723CTOU / (R723CTOU + R723CTOT) x 100."),
     ("ziip_service_units", 544, 8, "hfp", "R723CSUP: service units on zIIPs."),
     ("ziip_on_cp_service_units", 552, 8, "hfp", "R723CSUC: service units of zIIP-eligible work that ran on CPs."),
 ]
+
+# response time distribution (SMF72RTS, docs/smf72_format.md): arrays of R723TENT = 14 four-byte entries; array 0
+# is the map (the bucket bounds, % of the midpoint R723RTDM: 50, 60, ... 150, 200, 400, then the rest), array
+# R723CRTX of a period is its counts. For a response time goal the midpoint is the goal.
+RT_BUCKET_BOUNDS = ("50 %", "60 %", "70 %", "80 %", "90 %", "100 %", "110 %", "120 %", "130 %", "140 %", "150 %",
+                    "200 %", "400 %")
+
+
+def _bucket_doc(k: int) -> str:
+    above = f"above {RT_BUCKET_BOUNDS[k - 1]} " if k > 0 else ""
+    within = f"within {RT_BUCKET_BOUNDS[k]} " if k < len(RT_BUCKET_BOUNDS) else ""
+    return (f"R723TRDB entry {k + 1} of the period's response time distribution (array R723CRTX of SMF72RTS): "
+            f"transactions that ended {above}{'and ' if above and within else ''}{within}of the midpoint; "
+            "NULL without a distribution.")
+
+
+RT_BUCKETS = [(f"rt_bucket_{k + 1:02d}", 4 * k, 4, "int", _bucket_doc(k)) for k in range(len(RT_BUCKET_BOUNDS) + 1)]
+RT_ARRAY = 4 * len(RT_BUCKETS)
 
 INTERVAL_START = Column("interval_start", TS, "SMF72DAT + SMF72IST: start of the RMF interval, local time.")
 INTERVAL_US = Column("interval_us", I64, "SMF72INT (`mmsstttF`): length of the RMF interval, µs.")
@@ -106,7 +127,8 @@ PERIOD_TABLE = smf_table(
     "smf72_workload_period",
     "One row per service/report class period data section of a 72.3 record, with the interval of its record's "
     "RMF product section and the class of its workload manager control section.",
-    (SUBSYSTEM_ID, INTERVAL_START, INTERVAL_US, SECTION_INDEX, *columns(PRODUCT), *columns(CONTROL), *columns(PERIOD)),
+    (SUBSYSTEM_ID, INTERVAL_START, INTERVAL_US, SECTION_INDEX, *columns(PRODUCT), *columns(CONTROL), *columns(PERIOD),
+     *columns(RT_BUCKETS)),
     ("system_id", "interval_start", "class_name", "class_flags", "period_number"), "interval_start",
 )
 TABLES = (PERIOD_TABLE,)
@@ -117,7 +139,7 @@ def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
     trn, _ = whole.uint(24, 2)
     triplets = read_triplets(whole, [(name, FIRST_TRIPLET + 8 * k) for k, name in enumerate(TRIPLETS)], trn)
     problems = triplet_problems(batch, rows, triplets, FIRST_TRIPLET)
-    prs, wms, scs = triplets[0], triplets[1], triplets[4]
+    prs, wms, scs, rts = triplets[0], triplets[1], triplets[4], triplets[5]
     start, start_ok, interval_us, interval_ok = rmf_interval(first_instance(batch, rows, prs))
     for i in range(len(rows)):
         if problems[i] is not None:
@@ -134,7 +156,7 @@ def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
     rejects = [(int(rows[i]), problems[i]) for i in np.flatnonzero(~good)]
     keep = np.flatnonzero(good)
     rows, start, interval_us = rows[keep], start[keep], interval_us[keep]
-    prs, wms, scs = (t.take(keep) for t in (prs, wms, scs))
+    prs, wms, scs, rts = (t.take(keep) for t in (prs, wms, scs, rts))
 
     periods = expand(batch, rows, scs)
     by_record = np.full(len(batch), -1, dtype=np.int64)
@@ -153,5 +175,17 @@ def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
         "section_index": pa.array(periods.inst, pa.int64()),
         **{name: per_record[name].take(owner) for name, *_ in (*PRODUCT, *CONTROL)},
         **decode_fields(periods, PERIOD),
+        **decode_fields(response_time_counts(batch, periods, rts.take(by_record[periods.rec])), RT_BUCKETS),
     }
     return Decoded({PERIOD_TABLE.name: pa.table(table)}, rejects, len(rows))
+
+
+def response_time_counts(batch: RecordBatch, periods: Sections, rts: Triplet) -> Sections:
+    """Each period's count array of its record's response time distribution (``rts``, one row per period): the
+    array R723CRTX (period offset 0) of SMF72RTS; absent (length 0, all NULL) where the record has no
+    distribution or the index is 0 (the map) or past the section's arrays. triplet_problems has checked that
+    the section lies inside the record."""
+    index, present = periods.uint(0, 2)
+    ok = present & rts.exists & (index > 0) & (index < rts.number) & (rts.length >= RT_ARRAY)
+    start = batch.start[periods.rec] + np.where(ok, rts.offset + index * rts.length, 0)
+    return Sections(batch.buf, periods.rec, start, np.where(ok, RT_ARRAY, 0))

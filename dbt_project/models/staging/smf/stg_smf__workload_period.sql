@@ -65,6 +65,10 @@ select
     execution_1024us * 1024 / 1e6 as execution_s,
     cast(dasd_io_count as bigint) as dasd_io_count,
     cast(cpu_using_samples as bigint) as cpu_using_samples,
+    cast(using_samples as bigint) as using_samples,
+    {%- for bucket in rt_buckets() %}
+    cast({{ bucket }} as bigint) as {{ bucket }},
+    {%- endfor %}
     cast(delay_samples as bigint) as delay_samples,
     record_time
 from seconds

@@ -28,7 +28,9 @@ whole, ``unrecognised format``; named with ``perfdb ingest --format``, only its 
 Capture time and host, first found wins: the capture itself (a z/OS console time stamp, a snaadmin
 prompt), then its ``# captured:`` line, then the file name ``<host>__<command>__<YYYYmmddTHHMMSS>.txt``
 (e.g. ``web01__netstat-s__20260105T100000.txt``). A capture with neither is rejected with a message
-saying how to fix it; a file where no capture has a time and host is rejected as a whole.
+saying how to fix it; a file where no capture has a time and host is rejected as a whole. An idle host
+prints the same bytes every time, so a file timed by its name is known by its bytes and that time
+(``CommandParser.name_identity``), not by its bytes alone: each such capture loads.
 
 Output: three raw tables (declared in ``command_tables``; docs/commands_raw_contract.md), because in one long table every value row
 would repeat its capture's host, command and time and its counter's section, label, name, unit and

@@ -64,14 +64,27 @@ def _quoted(name: str) -> str:
 def find(con: duckdb.DuckDBPyConnection, file_id: int, tables) -> list[Copies]:
     """The copies of file ``file_id``'s rows in other files, recorded in ``raw.key_conflicts``; inside the
     caller's transaction, after the file's rows and days (``record_file_days``) are written."""
+    others = [r[0] for r in con.execute(
+        "select distinct others.source_file_id from raw.ingest_file_days as mine "
+        "inner join raw.ingest_file_days as others on others.system_name = mine.system_name and others.day = mine.day "
+        "where mine.source_file_id = ? and others.source_file_id <> ?", [file_id, file_id]).fetchall()]
+    if not others:  # the common case, a file of new days: its rows are not read again
+        return []
     found: list[Copies] = []
     for table in {t.name: t for t in tables if comparable(t)}.values():
-        found += _find_in(con, int(file_id), table)
+        found += _find_in(con, int(file_id), others, table)
     return found
 
 
-def _find_in(con, file_id: int, table: RawTable) -> list[Copies]:
+def _find_in(con, file_id: int, others: list[int], table: RawTable) -> list[Copies]:
     system, time = (_quoted(c) for c in table.placement)
+    relation = f"raw.{_quoted(table.name)}"
+    # the span of the file's rows as constants, so that the scan of the others' rows skips the row groups
+    # outside it (DuckDB's min/max per row group); a file wrote rows to a table it declares, not always to each
+    first_time, last_time = con.execute(
+        f"select min({time}), max({time}) from {relation} where source_file_id = ?", [file_id]).fetchall()[0]
+    if first_time is None:
+        return []
     optional = {c.name for c in table.columns if c.optional}
     key = " and ".join(
         f"new.{_quoted(k)} {'is not distinct from' if k in optional else '='} old.{_quoted(k)}" for k in table.natural_key)
@@ -79,28 +92,17 @@ def _find_in(con, file_id: int, table: RawTable) -> list[Copies]:
     # a value one copy lacks is no contradiction: `<>` of a NULL is NULL, counted as alike
     differs = " or ".join(f"coalesce(new.{_quoted(v)} <> old.{_quoted(v)}, false)" for v in values) or "false"
     example = "json_object(" + ", ".join(f"'{k}', cast(new.{_quoted(k)} as varchar)" for k in table.natural_key) + ")"
-    relation = f"raw.{_quoted(table.name)}"
     rows = con.execute(f"""
         insert into raw.key_conflicts (file_id, other_file_id, table_name, system_name, first_day, last_day,
                                        duplicate_rows, conflicting_rows, example)
-        with span as (
-            select min({time}) as first_time, max({time}) as last_time from {relation} where source_file_id = $file
-        ),
-        others as (
-            select distinct others.source_file_id
-            from raw.ingest_file_days as mine
-            inner join raw.ingest_file_days as others
-                on others.system_name = mine.system_name and others.day = mine.day
-            where mine.source_file_id = $file and others.source_file_id <> $file
-        ),
-        pairs as (
+        with pairs as (
             select old.source_file_id as other_file_id, cast(new.{system} as varchar) as system_name,
                    cast(new.{time} as date) as day, ({differs}) as differs, {example} as example
             from {relation} as new
             inner join {relation} as old on {key}
             where new.source_file_id = $file
-                and old.source_file_id in (select source_file_id from others)
-                and old.{time} between (select first_time from span) and (select last_time from span)
+                and old.source_file_id in (select unnest($others))
+                and old.{time} between $first_time and $last_time
         )
         select $file, other_file_id, '{table.name}', system_name, min(day), max(day),
                count(*) filter (where not differs), count(*) filter (where differs),
@@ -108,7 +110,7 @@ def _find_in(con, file_id: int, table: RawTable) -> list[Copies]:
         from pairs
         group by other_file_id, system_name
         returning other_file_id, system_name, duplicate_rows, conflicting_rows, example
-    """, {"file": file_id}).fetchall()
+    """, {"file": file_id, "others": others, "first_time": first_time, "last_time": last_time}).fetchall()
     if not rows:
         return []
     paths = dict(con.execute("select file_id, path from raw.ingest_files where file_id in (select unnest(?))",

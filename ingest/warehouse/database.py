@@ -248,9 +248,10 @@ def raw_data_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> list[dict]:
     """Un-ingest files: every raw row they loaded, their rejects and their manifest rows, in one
-    transaction. A path names a file by its content (sha256) while it exists, else by the path the
+    transaction. A path names a file by its identity (``identify``) while it exists, else by the path the
     manifest recorded. Returns one dict per file removed (file_id, path, rows); its days are kept in
-    ``raw.removed_file_days``, so that the next ``perfdb build`` rebuilds them without it."""
+    ``raw.removed_file_days``, so that the next ``perfdb build`` rebuilds them without it; its copies in
+    ``raw.key_conflicts`` go (a conflict is resolved by removing either copy)."""
     wanted = set(int(i) for i in file_ids)
     for path in map(Path, paths):
         if path.is_file():

@@ -80,11 +80,13 @@ class FileProgress:
             self.bar, self.closed = progress_bar("ingest"), False
         if self.bar is not None:
             self.bar.update(done, total)
-            if res.ok:
+            if res.ok and not res.copies:
                 return
         print(self.line(done, total, res), file=sys.stderr)
         if res.status == "duplicate" and not (res.previously_rejected or "purged" in " ".join(res.messages)):
             return  # the line says it all; a file with rejects before, or purged, is told so
+        for msg in res.copies:  # rows another file holds too: a few lines, one per other file and table
+            print(f"    {msg}", file=sys.stderr)
         for msg in res.messages[:20]:
             print(f"    {msg}", file=sys.stderr)
         if len(res.messages) > 20:

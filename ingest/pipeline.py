@@ -107,6 +107,8 @@ def ingest_summary(results: list[FileResult]) -> dict:
         "rows_loaded": sum(r.rows_loaded for r in results),
         "rows_rejected": sum(r.rows_rejected for r in results),
         "rows_skipped": sum(r.rows_skipped for r in results),
+        "duplicate_rows": sum(r.duplicate_rows for r in results),
+        "conflicting_rows": sum(r.conflicting_rows for r in results),
         "results": [
             {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(r).items()} for r in results
         ],
@@ -118,6 +120,8 @@ def ingest_line(summary: dict) -> str:
         f"{summary['files']} files: {summary['loaded']} loaded, {summary['with_rejects']} with rejects, "
         f"{summary['rejected']} rejected, {summary['failed']} failed, {summary['duplicates']} already ingested; "
         f"{summary['rows_loaded']} rows loaded, {summary['rows_rejected']} rejected, {summary['rows_skipped']} skipped"
+        + (f"; {summary['conflicting_rows']} rows contradict another file's copy, {summary['duplicate_rows']} "
+           "duplicate one (see raw.key_conflicts)" if summary["conflicting_rows"] or summary["duplicate_rows"] else "")
     )
 
 
@@ -145,7 +149,7 @@ def run_steps(engine: Engine, *, check: bool = True, stop_on_rejects: bool = Fal
         return _done(result, step, on_step)
 
     result.files = engine.ingest(on_file)
-    rejected = [m for r in result.files if not r.ok for m in r.messages]
+    rejected = [m for r in result.files if not r.ok for m in (*r.copies, *r.messages)]
     ingested = done(Step("ingest", FAILED if rejected else PASSED, ingest_line(ingest_summary(result.files)), rejected))
     if not ingested and stop_on_rejects:
         return result

@@ -22,3 +22,12 @@ def dict_rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
     cur = con.execute(sql)
     columns = [d[0] for d in cur.description]
     return [dict(zip(columns, row)) for row in cur.fetchall()]
+
+
+def rows(path: Path, sql: str) -> list[tuple]:
+    """The rows of ``sql`` on the warehouse at ``path``, through a read-only connection of its own."""
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()

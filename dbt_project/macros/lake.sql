@@ -9,7 +9,8 @@
     a table's partition folders when a query reads it, so partitions that landed since the last run need
     no `msck repair`, and a table is registered again only when its statement changed (its fingerprint is
     a table property; one `show table extended` reads them all). Dropping an external table leaves its
-    files. raw.removed_file_days is an empty view: the lake removes no files. -#}
+    files. A source whose meta says `lake_empty` is an empty view of its declared columns: raw.removed_file_days
+    (the lake removes no files) and raw.key_conflicts (its loader does not compare copies yet). -#}
 {% macro register_lake_sources() %}
     {{ return(adapter.dispatch('register_lake_sources')()) }}
 {% endmacro %}
@@ -46,10 +47,12 @@
     {%- set relation = 'raw.' ~ node.name %}
     {%- set location = env_var('PERFDB_LAKE') ~ '/raw/' ~ node.name %}
     {%- set properties = " tblproperties ('perfdb.registered' = '{fingerprint}')" %}
-    {%- if node.name == 'removed_file_days' %}
-        {{- return('create view ' ~ relation ~ properties ~ ' as select cast(null as bigint) as source_file_id,'
-            ~ ' cast(null as string) as system_name, cast(null as date) as day, cast(null as timestamp) as removed_at'
-            ~ ' where false') }}
+    {%- if node.meta.get('lake_empty') %}
+        {%- set nulls = [] %}
+        {%- for column in node.columns.values() %}
+            {%- do nulls.append('cast(null as ' ~ lake_column_type(column.data_type) ~ ') as ' ~ column.name) %}
+        {%- endfor %}
+        {{- return('create view ' ~ relation ~ properties ~ ' as select ' ~ nulls | join(', ') ~ ' where false') }}
     {%- elif not node.columns %}
         {{- return('create table ' ~ relation ~ " using parquet location '" ~ location ~ "'" ~ properties) }}
     {%- endif %}

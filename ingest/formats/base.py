@@ -10,6 +10,7 @@ registry (``ingest.formats.registry``) finds it, so adding a format never edits 
         tables = (MY_TABLE, ...)      # the RawTables it writes (declared once, see below)
         def sniff(self, head: bytes, name: str) -> bool: ...
         def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]: ...
+        def name_identity(self, head: bytes, name: str) -> str | None: ...   # optional, see below
 
 ``parse`` streams: it yields ``Batch`` objects of a bounded size (``BATCH_ROWS``) so memory does not
 grow with the file. Every batch carries a ``record_ordinal`` column (the record's position in the
@@ -24,6 +25,11 @@ always compiles) and casts every batch to it (``ingest.raw_tables``); the dbt so
 tables of ``docs/<family>_raw_contract.md`` are generated from it (``python -m ingest.formats.contract``).
 A parser whose input names tables nobody can list in advance (a MEASURE record that a user's DDL adds)
 also has ``declare_table(name) -> RawTable``, called for a batch whose table is not in ``tables``.
+
+Identity: a file loads once, and the manifest knows it by the sha256 of its bytes. A parser whose records
+may take their time from the file's name (an idle host's command captures are the same bytes every time)
+also has ``name_identity(head, name)``: what the name gives the records (host and time) when the content
+gives none, else None; the loader makes it part of the file's identity (``database.identify``).
 
 Accounting: the parser calls ``ctx.read()`` once per record it sees. The loader checks
 records read = records loaded + rows rejected + rows skipped (skipped = rows of ``Batch(skipped=True)``,
@@ -43,6 +49,12 @@ import pyarrow as pa
 
 BATCH_ROWS = 65_536
 SNIFF_BYTES = 64 * 1024  # what a parser's sniff() sees of a file
+UTF8_BOM = b"\xef\xbb\xbf"  # what a Windows editor puts before a text: no part of the data, never sniffed
+
+# Columns that say where and in which form a record arrived, not what it measured: two copies of one
+# measurement (another export of the same day, another form of it) may differ in them and still be the same
+# (``ingest.warehouse.copies``)
+PROVENANCE_COLUMNS = frozenset({"record_ordinal", "byte_offset", "line_number", "source_form", "source_format"})
 
 
 class FormatError(Exception):

@@ -28,7 +28,9 @@ whole, ``unrecognised format``; named with ``perfdb ingest --format``, only its 
 Capture time and host, first found wins: the capture itself (a z/OS console time stamp, a snaadmin
 prompt), then its ``# captured:`` line, then the file name ``<host>__<command>__<YYYYmmddTHHMMSS>.txt``
 (e.g. ``web01__netstat-s__20260105T100000.txt``). A capture with neither is rejected with a message
-saying how to fix it; a file where no capture has a time and host is rejected as a whole.
+saying how to fix it; a file where no capture has a time and host is rejected as a whole. An idle host
+prints the same bytes every time, so a file timed by its name is known by its bytes and that time
+(``CommandParser.name_identity``), not by its bytes alone: each such capture loads.
 
 Order. The counters are cumulative and the marts difference consecutive captures, so within a file each
 capture of a host and command must be taken after the one before it, compared as instants (UTC where the

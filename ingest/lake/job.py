@@ -1,12 +1,12 @@
 """``perfdb ingest --target spark``: the input files parsed by Spark tasks into the lake.
 
 The driver lists the files and hands their names to Spark; each task loads the files it owns with the
-DuckDB path's own code (``registry.sniff``, ``loading.parse_file``: the same parsers, rejects and
+DuckDB path's own code (``database.identify``, ``loading.parse_file``: the same parsers, rejects and
 accounting, records read = loaded + rejected + skipped) and writes them with ``writer.write_file``. Only
 each file's result (counts, status, messages) comes back to the driver, never its contents.
 
-A file loads once: a task claims its sha256 by creating ``<lake>/_claims/<sha256>`` exclusively (atomic
-on a local or NFS lake), so the same bytes twice, in one job or in two concurrent jobs, load once; the
+A file loads once: a task claims its identity (``database.identify``: the sha256 of its bytes) by creating
+``<lake>/_claims/<sha256>`` exclusively (atomic on a local or NFS lake), so the same bytes twice, in one job or in two concurrent jobs, load once; the
 others are reported as duplicates. A file that failed (a parser bug) gives its claim back and may be
 loaded again; a rejected file keeps it, as on the DuckDB path.
 """
@@ -23,11 +23,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.formats import registry
-from ingest.formats.base import SNIFF_BYTES, FormatError, ParseContext, Reject
+from ingest.formats.base import FormatError, ParseContext, Reject
 from ingest.lake.layout import Lake, file_id_of
 from ingest.lake.writer import write_file
-from ingest.warehouse.database import FileResult, sha256_of
+from ingest.warehouse.database import FileResult, identify
 from ingest.warehouse.loading import HELD_BYTES, iter_input_files, parse_file, text_source, unreadable
 from ingest.warehouse.staging import StagedBatches
 
@@ -92,7 +91,7 @@ def load_file(lake: Lake, path: Path, tmp: Path, file_id: int, format_name: str 
     problem = unreadable(path)  # vanished, or a link that leads nowhere or into a loop: as on the DuckDB path
     if problem is not None:
         return FileResult(path, "failed", error=problem, messages=[f"{path}: {problem}"])
-    sha, size = sha256_of(path)
+    sha, size, head, parser = identify(path, format_name)
     duplicate = FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
     lake.claims_dir.mkdir(parents=True, exist_ok=True)
     claim = lake.claims_dir / sha
@@ -100,10 +99,7 @@ def load_file(lake: Lake, path: Path, tmp: Path, file_id: int, format_name: str 
         os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
     except FileExistsError:
         return duplicate
-    with path.open("rb") as f:
-        head = f.read(SNIFF_BYTES)
     head, source = text_source(path, head, tmp / f"{sha}.text")
-    parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
     ctx = ParseContext(path=source, options=dict(options))
     staged = StagedBatches(tmp / sha, budget=HELD_BYTES)
     try:

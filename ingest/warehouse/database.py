@@ -1,7 +1,8 @@
 """The writable database, ``warehouse/perfdb.duckdb``: opening it, its manifest and its rejects.
 
 Every file ingest reads gets one row in ``raw.ingest_files`` (keyed by sha256, so the same bytes never
-load twice) and each bad record one row in ``raw.rejects``; ``remove_files`` takes a file back out.
+load twice; ``identify``) and each bad record one row in ``raw.rejects``; rows that another file holds
+too are counted in ``raw.key_conflicts`` (``copies``); ``remove_files`` takes a file back out.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ import duckdb
 import pyarrow as pa
 
 from ingest import raw_tables
-from ingest.formats.base import Parser, Reject
+from ingest.formats import registry
+from ingest.formats.base import SNIFF_BYTES, UTF8_BOM, Parser, Reject
 from ingest.home import Home
 from ingest.memory import memory_limit
 from ingest.warehouse.faults import translate
 from ingest.warehouse.lock import duckdb_busy
 
 # perfdb's own tables in schema raw, beside the declared raw tables: the manifest, rejects and days
-MANIFEST_TABLES = ("ingest_files", "rejects", "ingest_file_days", "removed_file_days")
+MANIFEST_TABLES = ("ingest_files", "rejects", "ingest_file_days", "removed_file_days", "key_conflicts")
 
 MANIFEST_DDL = """
 create schema if not exists raw;
@@ -31,7 +33,7 @@ create schema if not exists audit;
 create sequence if not exists raw.ingest_file_id_seq start 1;
 create table if not exists raw.ingest_files (
     file_id bigint primary key,
-    sha256 varchar not null unique,
+    sha256 varchar not null unique,   -- the file's identity (identify): its bytes' sha256, or with its name's time
     path varchar not null,
     file_name varchar not null,
     size_bytes bigint not null,
@@ -72,6 +74,20 @@ create table if not exists raw.removed_file_days (
     day date not null,
     removed_at timestamp not null default current_timestamp
 );
+-- copies of the same measurements in two files (ingest/warehouse/copies.py): per later file, earlier file,
+-- raw table and system, the rows whose natural key both hold, alike (duplicate) or not (conflicting)
+create table if not exists raw.key_conflicts (
+    file_id bigint not null,          -- the file loaded later
+    other_file_id bigint not null,    -- the file loaded earlier: the copy staging keeps (first_copy)
+    table_name varchar not null,
+    system_name varchar not null,
+    first_day date not null,
+    last_day date not null,
+    duplicate_rows bigint not null,   -- the same key, every value both rows hold the same
+    conflicting_rows bigint not null, -- the same key, a value both rows hold differs
+    example varchar,                  -- the natural key of one conflicting row, as JSON
+    detected_at timestamp not null default current_timestamp
+);
 """
 
 
@@ -88,10 +104,14 @@ class FileResult:
     error: str | None = None
     messages: list[str] = field(default_factory=list)
     previously_rejected: int = 0  # a duplicate of a file loaded with rejects: the records rejected then
+    duplicate_rows: int = 0  # rows another file holds too, with the same values (raw.key_conflicts)
+    conflicting_rows: int = 0  # rows another file holds too, with other values: not a success until one goes
+    copies: list[str] = field(default_factory=list)  # what those rows are, naming the other file (``copies``)
 
     @property
     def ok(self) -> bool:
-        return self.status == "loaded" or (self.status == "duplicate" and not self.previously_rejected)
+        return ((self.status == "loaded" and not self.conflicting_rows)
+                or (self.status == "duplicate" and not self.previously_rejected))
 
 
 def writer_config() -> dict:
@@ -134,6 +154,23 @@ def sha256_of(path: Path) -> tuple[str, int]:
             h.update(chunk)
             size += len(chunk)
     return h.hexdigest(), size
+
+
+def identify(path: Path, format_name: str | None = None) -> tuple[str, int, bytes, Parser | None]:
+    """What the manifest knows a file by (``raw.ingest_files.sha256``), its size, its first bytes as read
+    and its parser (named, or sniffed from those bytes less a byte order mark). The identity is the sha256
+    of the bytes; for a file whose records take their time from its name (``Parser.name_identity``: byte
+    for byte the same captures of an idle host), the sha256 of those bytes' sha256 and that time."""
+    sha, size = sha256_of(path)
+    with path.open("rb") as f:
+        head = f.read(SNIFF_BYTES)
+    text = head.removeprefix(UTF8_BOM)
+    parser = registry.by_format(format_name) if format_name else registry.sniff(text, path.name)
+    name_identity = getattr(parser, "name_identity", None)
+    from_name = name_identity(text, path.name) if name_identity else None
+    if from_name is not None:
+        sha = hashlib.sha256(f"{sha} {from_name}".encode()).hexdigest()
+    return sha, size, head, parser
 
 
 def next_file_id(con: duckdb.DuckDBPyConnection) -> int:
@@ -211,13 +248,14 @@ def raw_data_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 def remove_files(con: duckdb.DuckDBPyConnection, *, file_ids=(), paths=()) -> list[dict]:
     """Un-ingest files: every raw row they loaded, their rejects and their manifest rows, in one
-    transaction. A path names a file by its content (sha256) while it exists, else by the path the
+    transaction. A path names a file by its identity (``identify``) while it exists, else by the path the
     manifest recorded. Returns one dict per file removed (file_id, path, rows); its days are kept in
-    ``raw.removed_file_days``, so that the next ``perfdb build`` rebuilds them without it."""
+    ``raw.removed_file_days``, so that the next ``perfdb build`` rebuilds them without it; its copies in
+    ``raw.key_conflicts`` go (a conflict is resolved by removing either copy)."""
     wanted = set(int(i) for i in file_ids)
     for path in map(Path, paths):
         if path.is_file():
-            rows = con.execute("select file_id from raw.ingest_files where sha256 = ?", [sha256_of(path)[0]]).fetchall()
+            rows = con.execute("select file_id from raw.ingest_files where sha256 = ?", [identify(path)[0]]).fetchall()
         else:
             rows = con.execute(
                 "select file_id from raw.ingest_files where path in (?, ?)", [str(path), str(path.resolve())]
@@ -256,6 +294,9 @@ def delete_files(con: duckdb.DuckDBPyConnection, ids: list[int]) -> list[dict]:
             removed[file_id] += n
         con.execute(f'delete from raw."{table}" where source_file_id in (select unnest(?))', [ids])
     con.execute("delete from raw.rejects where file_id in (select unnest(?))", [ids])
+    # a copy removed resolves its conflicts: the other file's rows are the only ones left
+    con.execute("delete from raw.key_conflicts where file_id in (select unnest(?)) or other_file_id in (select unnest(?))",
+                [ids, ids])
     manifest = con.execute(
         "delete from raw.ingest_files where file_id in (select unnest(?)) returning file_id, path", [ids]
     ).fetchall()

@@ -19,11 +19,11 @@ from typing import Iterator
 import duckdb
 
 from ingest.formats import registry
-from ingest.formats.base import BATCH_ROWS, SNIFF_BYTES, FormatError, ParseContext, Parser, Reject, table_of
-from ingest.warehouse import faults, plausibility
+from ingest.formats.base import BATCH_ROWS, UTF8_BOM, FormatError, ParseContext, Parser, Reject, table_of
+from ingest.warehouse import copies, faults, plausibility
 from ingest.warehouse.lock import STAGING_PREFIX
-from ingest.warehouse.database import (FileResult, delete_files, describe_reject, first_row, next_file_id, record_file,
-                                       record_file_days, sha256_of)
+from ingest.warehouse.database import (FileResult, delete_files, describe_reject, first_row, identify, next_file_id, record_file,
+                                       record_file_days)
 from ingest.warehouse.staging import StagedBatches, TableWriter
 
 
@@ -211,15 +211,12 @@ def earlier_versions(con, path: Path, size: int) -> list[int]:
 
 def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pending: set[str]):
     """The file parsed into ``staged``: a ``_ParsedFile``, a ``_Failure``, or a duplicate's ``FileResult``."""
-    sha, size = sha256_of(path)
+    sha, size, head, parser = identify(path, format_name)
     previous = first_row(con, "select status, rows_rejected from raw.ingest_files where sha256 = ?", [sha])
     if sha in pending or (previous and previous[0] in ("loaded", "loaded_with_rejects", "purged")):
         return _duplicate(path, previous)
 
-    with path.open("rb") as f:
-        head = f.read(SNIFF_BYTES)
     head, source = text_source(path, head, staged.directory.with_name(f"{staged.directory.name}.text"))
-    parser = registry.by_format(format_name) if format_name else registry.sniff(head, path.name)
     ctx = ParseContext(path=source, options=dict(options or {}))
     try:
         result = parse_file(path, size, parser, ctx, staged, source=source)
@@ -235,9 +232,6 @@ def _parse_file(con, path: Path, staged: StagedBatches, format_name, options, pe
         if source != path:
             shutil.rmtree(source.parent, ignore_errors=True)
     return _ParsedFile(path, sha, size, parser, ctx, result, staged, retry=previous is not None)
-
-
-UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def text_source(path: Path, head: bytes, scratch: Path) -> tuple[bytes, Path]:
@@ -329,8 +323,7 @@ def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
     try:
         con.begin()
         writer = TableWriter(con)
-        for parsed in files:
-            _write(con, writer, parsed)
+        found = [_write(con, writer, parsed) for parsed in files]
         con.commit()
     except Exception as e:
         _rollback(con)
@@ -347,12 +340,17 @@ def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
         parsed.staged.remove()
         yield _Failure(parsed.path, parsed.sha, parsed.size, parsed.parser, "failed", f"{type(e).__name__}: {e}").record(con)
         return
-    for parsed in files:
+    for parsed, its_copies in zip(files, found):
         parsed.staged.remove()
+        for copy in its_copies:  # told once committed: a group retried file by file finds them again
+            parsed.result.duplicate_rows += copy.duplicate_rows
+            parsed.result.conflicting_rows += copy.conflicting_rows
+            parsed.result.copies.append(copy.message(parsed.path))
         yield parsed.result
 
 
-def _write(con, writer: TableWriter, parsed: _ParsedFile) -> None:
+def _write(con, writer: TableWriter, parsed: _ParsedFile) -> list[copies.Copies]:
+    """A parsed file's rows, days, copies and manifest row, in the open transaction; returns its copies."""
     if parsed.retry:  # a rejected or failed earlier attempt is retried; its manifest row and rejects are replaced
         _forget_attempt(con, parsed.sha)
     if parsed.replaces:
@@ -360,8 +358,11 @@ def _write(con, writer: TableWriter, parsed: _ParsedFile) -> None:
     file_id = next_file_id(con)
     for table, part, schema in parsed.staged.parts:
         writer.append(table, part, schema, file_id)
-    record_file_days(con, file_id, [table for table, _, _ in parsed.staged.parts])
+    tables = [table for table, _, _ in parsed.staged.parts]
+    record_file_days(con, file_id, tables)
+    found = copies.find(con, file_id, tables)
     record_file(con, file_id, parsed.sha, parsed.path, parsed.size, parsed.result, parsed.parser, parsed.ctx.rejects)
+    return found
 
 
 def _rollback(con) -> None:

@@ -148,6 +148,9 @@ def _purge_raw(con: duckdb.DuckDBPyConnection, keep: int, result: RetentionResul
         result.raw_rows += _count(con.execute(
             f"delete from raw.{table} where source_file_id in (select unnest(?))", [ids]))
     con.execute("update raw.ingest_files set status = 'purged' where file_id in (select unnest(?))", [ids])
+    # a purged copy conflicts with nothing any more: its rows are gone
+    con.execute("delete from raw.key_conflicts where file_id in (select unnest(?)) or other_file_id in (select unnest(?))",
+                [ids, ids])
     result.files_purged = len(ids)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from ingest import pipeline
@@ -13,6 +12,7 @@ from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import smf as gen
 from ingest.home import Home
 from ingest.warehouse import database, loading
+import read_only_db
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 
@@ -42,11 +42,7 @@ def ingest(home: Home, name: str, data: bytes, **kw) -> database.FileResult:
 
 
 def query(home: Home, sql: str) -> list[tuple]:
-    con = duckdb.connect(str(home.db_path), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
+    return read_only_db.rows(home.db_path, sql)
 
 
 def test_every_kind_of_damage_is_rejected_with_its_offset_and_the_rest_loads(home):

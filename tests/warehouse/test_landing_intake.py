@@ -27,7 +27,7 @@ import pytest
 
 from ingest import dbt_runner, pipeline
 from ingest.home import Home
-from ingest.warehouse import loading
+from ingest.warehouse import database, loading
 
 from read_only_db import read_only
 from test_faults import _one_line, held_on_a_fifo, perfdb
@@ -74,7 +74,7 @@ def links(home, tmp_path_factory) -> dict:
     (root / "gone.csv").symlink_to(outside / "never_written.csv")
     first = _write(root / "day6" / "a.csv", HEADER + _row("LINKS", 11, 3_000_000))
     second = _write(root / "day6" / "b.csv", HEADER + _row("LINKS", 12, 4_500_000))
-    read = loading.sha256_of
+    read = database.sha256_of
 
     def rename_second_while_reading_first(path: Path):
         if path == first:
@@ -82,7 +82,7 @@ def links(home, tmp_path_factory) -> dict:
         return read(path)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(loading, "sha256_of", rename_second_while_reading_first)
+        patch.setattr(database, "sha256_of", rename_second_while_reading_first)
         during = pipeline.ingest_paths(home, [root])
     after = pipeline.ingest_paths(home, [root])
     return {"root": root, "outside": outside, "during": during, "after": after}
@@ -146,7 +146,7 @@ def grown(home) -> dict:
     root = home.root / "landing1"
     growing = _write(root / "growing.csv", HEADER + _row("GROWN", 14, 1_500_000))
     _write(root / "steady.csv", HEADER + _row("GROWN", 15, 6_000_000))
-    read = loading.sha256_of
+    read = database.sha256_of
 
     def append_while_reading(path: Path):
         found = read(path)
@@ -156,7 +156,7 @@ def grown(home) -> dict:
         return found
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(loading, "sha256_of", append_while_reading)
+        patch.setattr(database, "sha256_of", append_while_reading)
         during = pipeline.ingest_paths(home, [root])
     after = pipeline.ingest_paths(home, [root])
 

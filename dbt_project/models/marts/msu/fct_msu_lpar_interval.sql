@@ -17,7 +17,8 @@ with history as (
 ),
 
 rebuilt as (
-    select *, {{ dbt.dateadd('hour', -4, 'interval_end') }} as window_start
+    -- add_millis, not dbt.dateadd: on Spark dateadd drops the fraction of a second (a window up to a second longer)
+    select *, {{ add_millis(-4 * 3600 * 1000, 'interval_end') }} as window_start
     from history
     where {{ touched('system_id', 'interval_start', 'day_and_next') }}
 ),

@@ -28,6 +28,13 @@ from dataclasses import dataclass
 import duckdb
 
 from ingest.formats.base import PROVENANCE_COLUMNS, RawTable
+from ingest.formats.measure.meascom_grammar import SOURCE_FORM as MEASCOM_FORM
+
+# Forms whose values are rebuilt from a printed report's rounded figures (MEASCOM prints rates and
+# percentages: 363,966,618 us of CPU busy comes back as 363,960,000, 54 swaps as 36). Against another
+# form of the same measurements they differ by that rounding, so such a pair is compared by its key only
+# (a duplicate); two copies in the same form are compared value by value.
+ROUNDED_FORMS = (MEASCOM_FORM,)
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,7 @@ class Copies:
                     f"measurements as {self.other_path} with other values (e.g. {self.example}); the marts use the "
                     f"copy loaded first until `perfdb remove` takes the wrong one out")
         return (f"{path}: {self.duplicate_rows} rows of raw.{self.table} ({self.system}) duplicate "
-                f"{self.other_path} (same values): counted once")
+                f"{self.other_path} (same values, or a printed report's rounding of them): counted once")
 
 
 def comparable(table: RawTable) -> bool:
@@ -91,6 +98,10 @@ def _find_in(con, file_id: int, others: list[int], table: RawTable) -> list[Copi
     values = [c.name for c in table.columns if c.name not in table.natural_key and c.name not in PROVENANCE_COLUMNS]
     # a value one copy lacks is no contradiction: `<>` of a NULL is NULL, counted as alike
     differs = " or ".join(f"coalesce(new.{_quoted(v)} <> old.{_quoted(v)}, false)" for v in values) or "false"
+    if "source_form" in {c.name for c in table.columns}:
+        rounded = ", ".join(f"'{form}'" for form in ROUNDED_FORMS)
+        differs = (f"case when new.source_form <> old.source_form and (new.source_form in ({rounded}) "
+                   f"or old.source_form in ({rounded})) then false else ({differs}) end")
     example = "json_object(" + ", ".join(f"'{k}', cast(new.{_quoted(k)} as varchar)" for k in table.natural_key) + ")"
     rows = con.execute(f"""
         insert into raw.key_conflicts (file_id, other_file_id, table_name, system_name, first_day, last_day,

@@ -21,7 +21,7 @@ import pytest
 
 from command_helpers import GOLDEN, parse_file
 from ingest.formats import registry
-from ingest.formats.base import FormatError, ParseContext
+from ingest.formats.base import SNIFF_BYTES, FormatError, ParseContext
 from ingest.warehouse import loading
 from ingest.warehouse.database import describe_reject
 from ingest.warehouse.staging import StagedBatches
@@ -44,7 +44,7 @@ def _write(tmp_path, data: bytes, name: str = NAME):
 def _load(path, fmt: str | None = None):
     """The file through the loader's own parse step (as ``perfdb ingest`` runs it): its result or its error."""
     data = path.read_bytes()
-    parser = registry.by_format(fmt) if fmt else registry.sniff(data[:loading.SNIFF_BYTES], path.name)
+    parser = registry.by_format(fmt) if fmt else registry.sniff(data[:SNIFF_BYTES], path.name)
     ctx = ParseContext(path=path)
     staging = path.parent / "staging"
     staging.mkdir()

@@ -218,6 +218,11 @@ BREAKS: dict[str, dict[str, list[str]]] = {
     **{f"raw.{t.name}": _raw_record_breaks(t) for t in raw_measure.TABLES},
     **{f"raw.{t.name}.required": _raw_required_breaks(t) for t in raw_measure.TABLES if t.required},
     **{f"raw.{t.name}.columns": _raw_column_breaks(t) for t in raw_measure.TABLES},
+    # the last file loaded made to contradict the first in one row
+    "raw.key_conflicts": {"no_conflicting_copies": [
+        "insert into raw.key_conflicts (file_id, other_file_id, table_name, system_name, first_day, last_day, "
+        "duplicate_rows, conflicting_rows) select max(file_id), min(file_id), 'measure_cpu', '\\PROD1', "
+        "date '2026-01-05', date '2026-01-05', 0, 1 from raw.ingest_files where status in ('loaded', 'loaded_with_rejects')"]},
 }
 
 

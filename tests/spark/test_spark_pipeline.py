@@ -29,6 +29,10 @@ LATE_LOADID_CSV = (
 # lake); they sort alike, which is what staging's first copy depends on
 FILE_ID_COLUMNS = {"source_file_id", "file_id"}
 
+# copies of the same measurements in two files are found by the DuckDB loader only (ingest/warehouse/
+# copies.py); the lake's raw.key_conflicts is an empty view, so on Spark this mart has the columns, no rows
+ROWS_ON_DUCKDB_ONLY = {"rpt_key_conflicts"}
+
 
 def _value(v):
     if isinstance(v, decimal.Decimal):
@@ -70,6 +74,8 @@ def _mart_differences(duck: Path, spark: Path) -> list[str]:
             f"and table_name = '{table}'").fetchall()) for side in ("d", "s")}
         if columns["d"] != columns["s"]:
             problems.append(f"{table}: columns differ: {sorted(set(columns['d']) ^ set(columns['s']))}")
+            continue
+        if table in ROWS_ON_DUCKDB_ONLY:
             continue
         names = [c for c in columns["d"] if c not in FILE_ID_COLUMNS]
         d_rows, s_rows = _rows(con, "d.marts", table, names), _rows(con, "s.marts", table, names)

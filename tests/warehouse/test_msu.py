@@ -1,7 +1,8 @@
 """MSU, the rolling four-hour average and capping from SMF 70.1 (marts/msu), on the shared demo warehouse
 (read-only): the monthly peak recomputed from the interval rows, the first four hours of every image's
 data invalid, capping where the demo's defined capacity is reached, and `perfdb report msu --limit`
-equal to counting the intervals above the limit. The 4HRA's arithmetic is the models' dbt unit tests
+equal to counting the intervals above the limit, the CPC rows the sums of their images' and the distribution
+the counts of the valid intervals. The 4HRA's arithmetic is the models' dbt unit tests
 (a five-minute ramp, an IPL gap)."""
 
 from __future__ import annotations
@@ -86,3 +87,33 @@ def test_a_month_without_data_says_so_and_a_bad_month_is_a_usage_error(demo_home
         cli.main(["--home", str(demo_home.root), "report", "msu", "--month", "2031-13"])
     assert exit_.value.code == 2
     assert "'2031-13' is not a month, YYYY-MM" in capsys.readouterr().err
+
+
+def test_the_cpc_rows_are_the_sums_of_their_images_rows(con):
+    mismatched = dict_rows(con, """
+        with images as (
+            select cpc_serial, interval_start, count(*) as lpar_count, sum(msu_per_h) as msu_per_h,
+                sum(rolling_4h_msu_per_h) as rolling_4h_msu_per_h, bool_and(is_4hra_valid) as is_4hra_valid
+            from marts.fct_msu_lpar_interval where cpc_serial is not null group by all)
+        select * from marts.fct_msu_cpc_interval as cpc full join images using (cpc_serial, interval_start)
+        where images.lpar_count is distinct from cpc.lpar_count
+            or abs(images.msu_per_h - cpc.msu_per_h) > 1e-6
+            or abs(images.rolling_4h_msu_per_h - cpc.rolling_4h_msu_per_h) > 1e-6
+            or images.is_4hra_valid is distinct from cpc.is_4hra_valid""")
+    assert mismatched == []
+    assert dict_rows(con, "select count(*) as n from marts.fct_msu_cpc_interval") == [{"n": 5760}]
+
+
+def test_the_distribution_is_the_share_of_valid_intervals_at_or_above_each_band(con):
+    bands = dict_rows(con, "select * from marts.rpt_msu_4hra_distribution order by all")
+    valid = dict_rows(con, """
+        select system_id, cast(date_trunc('month', interval_start) as date) as month_start, rolling_4h_msu_per_h
+        from marts.fct_msu_lpar_interval where is_4hra_valid""")
+    assert len(bands) > 10
+    for band in bands:
+        month = [r["rolling_4h_msu_per_h"] for r in valid
+                 if (r["system_id"], r["month_start"]) == (band["system_id"], band["month_start"])]
+        in_band = [v for v in month if band["band_floor_msu_per_h"] <= v < band["band_floor_msu_per_h"] + 25]
+        at_or_above = [v for v in month if v >= band["band_floor_msu_per_h"]]
+        assert band["interval_count"] == len(in_band)
+        assert band["pct_at_or_above"] == pytest.approx(100 * len(at_or_above) / len(month))

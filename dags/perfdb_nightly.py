@@ -56,7 +56,7 @@ then the daily threshold report.
 
 | task | command | on failure |
 |---|---|---|
-| `wait_for_landing` | waits until `<home>/landing/<day>/_SUCCESS` exists (reschedules, up to 12 h after the day) | fails: the day's folder was not completed (at once for a day that ended longer ago) |
+| `wait_for_landing` | waits until `<home>/landing/<day>/_SUCCESS` exists (reschedules, up to 12 h after the day) | fails: the day's folder has files but never got its marker; skipped (with the rest of the run): no file arrived for the day |
 | `ingest` | `perfdb --json ingest <home>/landing/<day>` | rejected records or files fail at once unless the run's `accept_rejects` param is true; a crash is retried |
 | `build` | `perfdb build` (dbt build: staging, intermediate, marts, dbt tests; the day models rebuild only the days loaded or removed since the last build; then retention, seed `retention`) | retried |
 | `check` | `perfdb --json check` (Great Expectations; results in `audit.validation_*`, Data Docs in `warehouse/docs/`) | failing expectations fail at once and are listed; a check that could not run is retried |
@@ -82,16 +82,19 @@ alert by e-mail (`PERFDB_ALERT_EMAIL_TO`, `PERFDB_ALERT_SMTP_*`) and/or a webhoo
 **Re-running a day.** `airflow dags trigger perfdb_nightly --conf '{"day": "2026-01-05"}'` (or
 `--logical-date 2026-01-05`). Add `"accept_rejects": true` to publish a day whose files had rejected records.
 
-**Recovery.**
-- `wait_for_landing` failed: land the files and `_SUCCESS`, then clear `wait_for_landing` with its
-  downstream tasks (`airflow tasks clear perfdb_nightly -t wait_for_landing -d -s <day> -e <day>`).
+**Recovery.** Every run is cleared by its run id, whether it was scheduled, triggered for a logical date or
+with the `day` param (the failure alert prints the command with the id; the UI shows it on the run):
+`airflow dags clear perfdb_nightly --run-id <run id> -y` runs the day again from
+`wait_for_landing` (every step is idempotent: files already ingested are skipped).
+- `wait_for_landing` failed or was skipped: land the files and `_SUCCESS`, then clear the run
+  (`airflow dags clear perfdb_nightly --run-id <run id> -y`).
 - `ingest` failed on rejects: read `raw.rejects` (`perfdb sql "select * from raw.rejects"`). To accept the
-  rows that loaded, clear `ingest` with downstream (the files are already ingested, so it passes). To replace
-  a bad file: `perfdb remove FILE`, land the corrected file, and clear `ingest` with downstream.
-- `build`, `check`, `publish`, `report` failed: fix the cause (the log names it), clear the failed task with
-  downstream. A failing `check` is usually a bad file: `perfdb remove FILE`, then clear `build` with downstream.
+  rows that loaded, clear the run (the files are already ingested, so `ingest` passes). To replace a bad
+  file: `perfdb remove FILE`, land the corrected file, and clear the run.
+- `build`, `check`, `publish`, `report` failed: fix the cause (the log names it), clear the run. A failing
+  `check` is usually a bad file: `perfdb remove FILE`, land a corrected one, then clear the run.
 - After a change to a model or a seed: `perfdb build --full-refresh` once, by hand (`perfdb build` names the
-  models that need it; the nightly build stays incremental), then clear `check` with downstream. Once
+  models that need it; the nightly build stays incremental), then clear the run. Once
   retention has purged raw files, it rebuilds every day still kept and leaves older rows as they were built.
 - Weekly, `perfdb check --all` validates the whole warehouse (the `perfdb_weekly_check` DAG does it).
 
@@ -107,10 +110,10 @@ automatically after downtime.
 UNPUBLISHED_IF_FAILED = {"wait_for_landing", "ingest", "build", "check", "publish"}
 # what the failure alert tells the reader to do next, by task
 RECOVERY = {
-    "wait_for_landing": "Land the day's files and touch landing/<day>/_SUCCESS, then clear wait_for_landing with downstream.",
-    "ingest": "Read raw.rejects; clear ingest with downstream to accept the rows that loaded, or `perfdb remove FILE`, "
-              "land the corrected file and clear ingest with downstream.",
-    "check": "A bad file is the usual cause: `perfdb remove FILE`, land a corrected one, clear build with downstream.",
+    "wait_for_landing": "Land the day's files and touch landing/<day>/_SUCCESS, then clear the run.",
+    "ingest": "Read raw.rejects; clear the run to accept the rows that loaded, or `perfdb remove FILE`, "
+              "land the corrected file and clear the run.",
+    "check": "A bad file is the usual cause: `perfdb remove FILE`, land a corrected one, clear the run.",
     "warm_dashboards": "Superset was down or refused the login (SUPERSET_ADMIN_PASSWORD changed in Superset?); "
                        "the dashboards show the new warehouse anyway. Fix it and clear warm_dashboards.",
 }
@@ -146,7 +149,8 @@ def alert_failure(context) -> None:
         f"{ti.dag_id} run {ti.run_id}: task {ti.task_id} failed (try {ti.try_number})"
         + ("; serving.duckdb was not replaced." if ti.task_id in UNPUBLISHED_IF_FAILED else "."),
         str(context.get("exception") or ""),
-        RECOVERY.get(ti.task_id, "Fix the cause named above, then clear the task with downstream."),
+        RECOVERY.get(ti.task_id, "Fix the cause named above, then clear the run."),
+        f"Clear the run: airflow dags clear {ti.dag_id} --run-id {ti.run_id} -y",
         f"Log: {getattr(ti, 'log_url', '')}" if getattr(ti, "log_url", None) else "",
     ]))
     try:
@@ -176,7 +180,9 @@ def alert_failure(context) -> None:
     },
 )
 def perfdb_nightly():
-    @task.sensor(poke_interval=15 * 60, timeout=LANDING_WAIT.total_seconds(), mode="reschedule", retries=0)
+    # retried like the other tasks when a poke could not run (the API server did not answer); its verdicts
+    # (AirflowFailException, AirflowSkipException, the sensor's timeout) are never retried
+    @task.sensor(poke_interval=15 * 60, timeout=LANDING_WAIT.total_seconds(), mode="reschedule")
     def wait_for_landing() -> PokeReturnValue:
         day = _day(get_current_context())
         folder = _landing(day)
@@ -185,10 +191,16 @@ def perfdb_nightly():
         log.info("%s: %s", folder, "complete" if complete else f"no {COMPLETE_MARKER} yet" + (" (files arriving)" if files else ""))
         day_end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=ZoneInfo(TIMEZONE))
         if not complete and dt.datetime.now(dt.timezone.utc) - day_end > LANDING_WAIT:
-            # a past day whose folder was never completed: fail now rather than hold the one-run slot for hours
-            raise AirflowFailException(
-                f"{folder} has files but no {COMPLETE_MARKER} marker: touch it once every file of {day} is copied"
-                if files else f"no files arrived in {folder} for {day}"
+            if files:
+                # files but no marker long after the day: a copy that stopped half-way, or a forgotten marker
+                raise AirflowFailException(
+                    f"{folder} has files but no {COMPLETE_MARKER} marker: touch it once every file of {day} is copied"
+                )
+            # nothing was ever landed for the day (a day before the site's first capture, or the day a DAG
+            # newly unpaused starts with): nothing to load, so the run is skipped, not failed
+            raise AirflowSkipException(
+                f"no files arrived in {folder} for {day}: nothing to load. Land them, touch {COMPLETE_MARKER}, "
+                f"then clear this run (airflow dags clear perfdb_nightly --run-id <this run's id> -y)"
             )
         return PokeReturnValue(is_done=complete)
 

@@ -12,7 +12,7 @@ Every step is idempotent, so this runs on every start:
 4. the admin user from ``SUPERSET_ADMIN_USERNAME`` (default ``admin``), ``SUPERSET_ADMIN_PASSWORD``
    and ``SUPERSET_ADMIN_EMAIL``, created on the first start; later starts keep its password;
 5. zip the YAML bundle beside this script, with the perfdb database pointed at ``--serving``
-   (read-only, DuckDB external access disabled, configuration locked) and the dashboards' filters
+   (read-only, DuckDB external access disabled, configuration locked, memory and spill bounded) and the dashboards' filters
    scoped without chart ids, and import it: databases,
    datasets, charts, then dashboards, each overwriting what an earlier start imported;
 6. start the web server (``gunicorn``, the default: ``--workers`` processes of 8 threads each, what
@@ -43,11 +43,31 @@ BUNDLE_ROOT = "perfdb_dashboards"  # the top folder inside the zip, as in a Supe
 # Whatever the YAML says, the perfdb connection is opened like this: DuckDB allows many read-only
 # processes on a file, and a reader without file or network access cannot read the server's files
 # (read_csv('/etc/passwd')) or URLs from SQL Lab; locked configuration means SQL Lab cannot SET
-# its way back out.
-DUCKDB_CONNECT_ARGS = {
-    "read_only": True,
-    "config": {"enable_external_access": False, "lock_configuration": True},
-}
+# its way back out, nor past the memory and spill bounds below.
+def duckdb_connect_args(workers: int, home: Path) -> dict:
+    """The DuckDB connection of every web worker.
+
+    DuckDB's default memory limit is 80 % of the machine per process, so two workers could claim 160 %
+    (one SQL Lab query grew a worker to 3.4 GB): each worker gets PERFDB_QUERY_MEMORY_LIMIT (default a
+    quarter of the machine's memory shared by the workers), and a query that needs more spills to
+    ``<SUPERSET_HOME>/duckdb_tmp`` up to PERFDB_QUERY_TEMP_LIMIT (default 4GB), then fails with DuckDB's
+    own "Out of Memory" message.
+    """
+    ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    config = {
+        "enable_external_access": False,
+        "lock_configuration": True,
+        "memory_limit": os.environ.get("PERFDB_QUERY_MEMORY_LIMIT", "").strip() or f"{ram // 4 // max(workers, 1) // 2**20}MB",
+        "max_temp_directory_size": os.environ.get("PERFDB_QUERY_TEMP_LIMIT", "").strip() or "4GB",
+        "temp_directory": str(home / "duckdb_tmp"),
+    }
+    import duckdb
+
+    try:  # a size DuckDB cannot read would fail every query later; say so now, with the variable's name
+        duckdb.connect(":memory:", config={k: config[k] for k in ("memory_limit", "max_temp_directory_size")}).close()
+    except duckdb.Error as e:
+        fail(f"PERFDB_QUERY_MEMORY_LIMIT or PERFDB_QUERY_TEMP_LIMIT is not a DuckDB size such as 2GB: {e}")
+    return {"read_only": True, "config": config}
 
 
 def fail(message: str) -> None:
@@ -67,8 +87,9 @@ def duckdb_uri(serving: Path) -> str:
     return "duckdb:///" + str(serving)
 
 
-def bundle_zip(serving: Path) -> bytes:
-    """The bundle in this folder as a Superset import zip, the database URI pointed at ``serving``."""
+def bundle_zip(serving: Path, connect_args: dict) -> bytes:
+    """The bundle in this folder as a Superset import zip, the database URI pointed at ``serving`` and
+    opened with ``connect_args``."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.write(BUNDLE_DIR / "metadata.yaml", f"{BUNDLE_ROOT}/metadata.yaml")
@@ -81,7 +102,7 @@ def bundle_zip(serving: Path) -> bytes:
                     config["allow_dml"] = False
                     config["allow_file_upload"] = False
                     extra = config.setdefault("extra", {}) or {}
-                    extra.setdefault("engine_params", {})["connect_args"] = DUCKDB_CONNECT_ARGS
+                    extra.setdefault("engine_params", {})["connect_args"] = connect_args
                     config["extra"] = extra
                     text = yaml.safe_dump(config, sort_keys=False)
                 elif folder == "dashboards":
@@ -112,7 +133,7 @@ def contents_as(contents: dict[str, str], model_type: str) -> dict[str, str]:
     return {**contents, "metadata.yaml": yaml.safe_dump(metadata)}
 
 
-def setup(app, serving: Path, admin: dict[str, str], zip_path: Path) -> None:
+def setup(app, serving: Path, admin: dict[str, str], zip_path: Path, connect_args: dict) -> None:
     from flask_migrate import upgrade
 
     from superset import db, security_manager
@@ -148,7 +169,7 @@ def setup(app, serving: Path, admin: dict[str, str], zip_path: Path) -> None:
                   "(`superset fab reset-password` changes it)", file=sys.stderr)
         db.session.commit()
 
-        zip_path.write_bytes(bundle_zip(serving))
+        zip_path.write_bytes(bundle_zip(serving, connect_args))
         with zipfile.ZipFile(zip_path) as zf:
             contents = get_contents_from_bundle(zf)
         with override_user(user):
@@ -193,10 +214,12 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
 
+    connect_args = duckdb_connect_args(args.workers if args.server == "gunicorn" else 1, home)
+
     from superset.app import create_app
 
     app = create_app()
-    setup(app, serving, admin, home / "perfdb_dashboards.zip")
+    setup(app, serving, admin, home / "perfdb_dashboards.zip", connect_args)
     if args.no_serve:
         return 0
 

@@ -6,6 +6,8 @@ Everything secret or site-specific comes from the environment; nothing here has 
     SUPERSET_METADATA_URI   Superset's own metadata database (default: SQLite under $SUPERSET_HOME)
     SUPERSET_HOME           where the SQLite metadata database lives (default ~/.superset)
     PERFDB_QUERY_TIMEOUT_S  longest a warehouse query (SQL Lab or chart) may run, seconds (default 60)
+    PERFDB_SQLLAB_PER_USER  SQL Lab queries one user may run at once (default 2)
+    PERFDB_SQLLAB_MAX       SQL Lab queries that may run at once on the server (default 4)
     PERFDB_SERVING          the published serving.duckdb whose identity keys the chart-data cache
                             (set by bootstrap.py from --serving)
 
@@ -15,7 +17,9 @@ folder, imported by ``bootstrap.py`` with the URI of the published ``serving.duc
 
 from __future__ import annotations
 
+import fcntl
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -71,6 +75,65 @@ SQL_MAX_ROW = 100_000
 DISPLAY_MAX_ROW = 10_000
 ROW_LIMIT = 50_000
 SAMPLES_ROW_LIMIT = 1_000
+
+
+# -- SQL Lab under load --------------------------------------------------------------------------------
+# A query runs in one of the web workers' threads (8 per worker) until it ends or the bound above stops it.
+# Sixteen expensive queries at once used to hold every thread: /health and the dashboards waited for the
+# bound. So SQL Lab may run at most PERFDB_SQLLAB_PER_USER queries per user (default 2) and
+# PERFDB_SQLLAB_MAX in all (default 4, half the threads of one worker), across the worker processes; a
+# query past either limit is refused at once with 429 and says why, and the other threads stay free for
+# dashboards and /health. A slot is an exclusive lock on a file (fcntl): the kernel frees it when the
+# request ends or its worker dies, so a killed worker never leaves a slot taken.
+SQLLAB_PER_USER = int(os.environ.get("PERFDB_SQLLAB_PER_USER") or 2)
+SQLLAB_MAX = int(os.environ.get("PERFDB_SQLLAB_MAX") or 4)
+SQLLAB_PATHS = ("/api/v1/sqllab/execute/", "/api/v1/sqllab/export/")  # both run the user's SQL on the warehouse
+SQLLAB_SLOTS_DIR = _home / "sqllab_slots"
+
+
+def _take_slot(prefix: str, count: int):
+    """An open file holding one of ``count`` exclusive locks named ``prefix``, or None when all are held."""
+    SQLLAB_SLOTS_DIR.mkdir(parents=True, exist_ok=True)
+    for k in range(count):
+        slot = open(SQLLAB_SLOTS_DIR / f"{prefix}-{k}.lock", "a")
+        try:
+            fcntl.flock(slot, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return slot
+        except BlockingIOError:
+            slot.close()
+    return None
+
+
+def _limit_sql_lab(app) -> None:
+    from flask import g, jsonify, request
+    from flask_login import current_user
+
+    @app.before_request
+    def _take_sql_lab_slots():
+        if not request.path.startswith(SQLLAB_PATHS):
+            return None
+        user = current_user.get_id() if current_user and current_user.is_authenticated else request.remote_addr
+        mine = _take_slot(f"user-{re.sub(r'[^A-Za-z0-9_.-]', '_', str(user))}", SQLLAB_PER_USER)
+        if mine is None:
+            message = (f"SQL Lab: you already have {SQLLAB_PER_USER} queries running; wait for one to finish "
+                       f"(PERFDB_SQLLAB_PER_USER)")
+        else:
+            shared = _take_slot("all", SQLLAB_MAX)
+            if shared is not None:
+                g.perfdb_sqllab_slots = (mine, shared)
+                return None
+            mine.close()
+            message = f"SQL Lab: {SQLLAB_MAX} queries are running on this server; try again when one ends (PERFDB_SQLLAB_MAX)"
+        return jsonify(message=message, errors=[{"message": message, "error_type": "GENERIC_BACKEND_ERROR",
+                                                 "level": "error"}]), 429
+
+    @app.teardown_request
+    def _free_sql_lab_slots(_error=None) -> None:
+        for slot in g.pop("perfdb_sqllab_slots", ()):
+            slot.close()  # closing the file releases its lock
+
+
+FLASK_APP_MUTATOR = _limit_sql_lab
 
 
 # Superset writes a filter's values into the SQL as literals. duckdb_engine keeps the PostgreSQL

@@ -31,6 +31,8 @@ from ingest.home import Home
 
 START_TIMEOUT_S = 600  # migrations, the import and the warm-up on a busy 2-core machine
 QUERY_TIMEOUT_S = 10  # the bound on a warehouse query (PERFDB_QUERY_TIMEOUT_S); the demo's take milliseconds
+QUERY_MEMORY_LIMIT, QUERY_TEMP_LIMIT = "1GB", "2GB"  # each web worker's DuckDB (PERFDB_QUERY_*_LIMIT)
+SQLLAB_PER_USER = 2  # PERFDB_SQLLAB_PER_USER, superset_config.py's default
 _stack: "SupersetStack | None" = None
 
 
@@ -125,6 +127,8 @@ def start(demo_home: Home, workdir: Path) -> SupersetStack:
         SUPERSET_ADMIN_USERNAME=username,
         SUPERSET_ADMIN_PASSWORD=password,
         PERFDB_QUERY_TIMEOUT_S=str(QUERY_TIMEOUT_S),
+        PERFDB_QUERY_MEMORY_LIMIT=QUERY_MEMORY_LIMIT,
+        PERFDB_QUERY_TEMP_LIMIT=QUERY_TEMP_LIMIT,
     )
     env.pop("SUPERSET_METADATA_URI", None)
     port = free_port()

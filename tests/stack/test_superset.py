@@ -395,6 +395,61 @@ def test_an_expensive_query_is_stopped_in_time_and_the_server_stays_responsive(a
     assert r.json()["data"] == [{"one": 1}]
 
 
+def test_sixteen_parallel_queries_of_one_user_leave_health_and_dashboards_answering(api, perfdb_database, superset,
+                                                                                    charts):
+    # one analyst sends the same expensive query from 16 tabs at once: two run (until the bound stops them),
+    # the other 14 are refused at once with the reason, and meanwhile /health and a dashboard's chart answer
+    expensive = "select sum(a.range * b.range) as s from range(1000000) a, range(1000000) b"
+    tabs = [superset.session() for _ in range(16)]
+    answers: list = [None] * len(tabs)
+
+    def run(k: int) -> None:
+        answers[k] = sqllab(tabs[k], perfdb_database["id"], expensive)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(len(tabs))]
+    for thread in threads:
+        thread.start()
+    try:
+        deadline = time.monotonic() + superset_stack.QUERY_TIMEOUT_S
+        latest = {"q": "(order_column:changed_on,order_direction:desc,page_size:40)"}
+        while sum(q["sql"] == expensive and q["status"] == "running"
+                  for q in api.get("/api/v1/query/", params=latest).json()["result"]) < superset_stack.SQLLAB_PER_USER:
+            assert time.monotonic() < deadline, "the expensive queries never showed as running"
+        started = time.monotonic()
+        assert requests.get(f"{superset.url}/health", timeout=30).status_code == 200
+        health_s = time.monotonic() - started
+        [chart_id] = [c["id"] for c in charts if c["slice_name"] == "Capture ratio"]
+        assert chart_result_for_system(api, chart_id, "\\PROD1")["rowcount"] == 60
+        answered_s = time.monotonic() - started
+    finally:
+        for thread in threads:
+            thread.join(timeout=superset_stack.QUERY_TIMEOUT_S + 60)
+    assert health_s < 2 and answered_s < 5, (health_s, answered_s)
+    refused = [r for r in answers if r.status_code == 429]
+    ran = [r for r in answers if r.status_code != 429]
+    assert len(ran) == superset_stack.SQLLAB_PER_USER and len(refused) == len(tabs) - superset_stack.SQLLAB_PER_USER
+    assert all("INTERRUPT Error: Interrupted!" in error_text(r) for r in ran)
+    assert {error_text(r) for r in refused} == {
+        "SQL Lab: you already have 2 queries running; wait for one to finish (PERFDB_SQLLAB_PER_USER)"}
+    # the slots are free again once the queries ended
+    assert sqllab(api, perfdb_database["id"], "select 1 as one").json()["data"] == [{"one": 1}]
+
+
+def test_each_worker_s_duckdb_has_a_memory_limit_and_a_spill_cap(api, perfdb_database):
+    r = sqllab(api, perfdb_database["id"], "select current_setting('memory_limit') as memory, "
+                                           "current_setting('max_temp_directory_size') as temp")
+    limits = {"memory_limit": superset_stack.QUERY_MEMORY_LIMIT, "max_temp_directory_size": superset_stack.QUERY_TEMP_LIMIT}
+    con = duckdb.connect(":memory:", config=limits)  # DuckDB prints the sizes it was given in its own units
+    try:
+        [(memory, temp)] = con.sql("select current_setting('memory_limit'), current_setting('max_temp_directory_size')").fetchall()
+    finally:
+        con.close()
+    assert r.json()["data"] == [{"memory": memory, "temp": temp}]
+    # and SQL Lab cannot raise them: the configuration is locked
+    r = sqllab(api, perfdb_database["id"], "set memory_limit = '20GB'")
+    assert r.status_code != 200 and "lock" in error_text(r).lower()
+
+
 def test_sql_lab_results_are_bounded_by_the_row_limit(api, perfdb_database):
     r = sqllab(api, perfdb_database["id"], "select range as n from range(1000000000)")
     assert r.status_code == 200, r.text
@@ -574,7 +629,7 @@ def test_bundle_zip_points_the_database_at_the_given_file(tmp_path):
     # the zip bootstrap.py imports: the URI of --serving, the read-only connect args whatever the YAML says
     code = (
         "import sys, zipfile, io, yaml; sys.path.insert(0, sys.argv[1]); import bootstrap; "
-        "z = zipfile.ZipFile(io.BytesIO(bootstrap.bundle_zip(__import__('pathlib').Path(sys.argv[2])))); "
+        "z = zipfile.ZipFile(io.BytesIO(bootstrap.bundle_zip(__import__('pathlib').Path(sys.argv[2]), bootstrap.duckdb_connect_args(2, __import__('pathlib').Path(sys.argv[2]).parent)))); "
         "print(yaml.safe_dump(yaml.safe_load(z.read('perfdb_dashboards/databases/perfdb.yaml'))))"
     )
     serving = tmp_path / "a dir" / "serving.duckdb"
@@ -585,5 +640,6 @@ def test_bundle_zip_points_the_database_at_the_given_file(tmp_path):
     config = yaml.safe_load(proc.stdout)
     assert config["sqlalchemy_uri"] == f"duckdb:///{serving}"
     assert config["extra"]["engine_params"]["connect_args"]["read_only"] is True
+    assert {"memory_limit", "max_temp_directory_size", "temp_directory"} <= set(config["extra"]["engine_params"]["connect_args"]["config"])
     assert config["allow_dml"] is False
 

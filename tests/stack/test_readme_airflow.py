@@ -126,7 +126,7 @@ def test_the_readme_airflow_steps_take_a_paused_dag_to_a_green_run_of_the_day(tm
     con = duckdb.connect(str(home / "warehouse" / "serving.duckdb"), read_only=True)
     try:
         days = con.sql("select distinct shift_date from marts.fct_cpu_shift").fetchall()
-        systems = con.sql("select count(distinct system_name) from raw.measure_cpu").fetchone()[0]
+        [(systems,)] = con.sql("select count(distinct system_name) from raw.measure_cpu").fetchall()
     finally:
         con.close()
     assert [str(day) for (day,) in days] == [DAY]

@@ -10,7 +10,7 @@ and one SMF system in Europe/Berlin, ingested from files the real writers produc
 
 Every interval that occurred carries its own busy value, so an hour merged, lost or counted twice shows. The
 hours are 25 and 23, the night shift (0-8) holds 9 and 7 of them, and the day's hours and shifts add up to the
-intervals.
+intervals. The four-hour rolling MSU average of SMF runs on UTC time: its window covers the hours that passed.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ UTC = dt.timezone.utc
 FALL_BACK, SPRING_FORWARD = dt.date(2026, 10, 25), dt.date(2026, 3, 29)
 MEASURE_SYSTEM, SMF_SYSTEM = "\\DEV1", "SYSD"
 HEADER = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,cpu-busy-time,cpu-qtime\n"
-BUILD = ["build", "--select", "+fct_cpu_shift +int_cpu__hourly_spread", "--exclude-resource-type", "unit_test"]
+BUILD = ["build", "--select", "+fct_cpu_shift +int_cpu__hourly_spread +fct_msu_lpar_interval",
+         "--exclude-resource-type", "unit_test"]
 
 
 def instants(day: dt.date, step: dt.timedelta) -> list[dt.datetime]:
@@ -145,3 +146,13 @@ def test_the_spread_across_processors_keeps_the_repeated_hour_twice(home):
     repeated = rows(home, f"""select hour_start_utc, cpu_count from intermediate.int_cpu__hourly_spread
         where system_name = '{SMF_SYSTEM}' and hour_start = '{FALL_BACK} 02:00:00' order by hour_start_utc""")
     assert repeated == [(dt.datetime(2026, 10, 25, 0), 1), (dt.datetime(2026, 10, 25, 1), 1)]
+
+
+@pytest.mark.parametrize("day, n_intervals", [(FALL_BACK, 50), (SPRING_FORWARD, 46)])
+def test_the_4hra_window_covers_the_time_that_passed(home, day, n_intervals):
+    # each day's data starts after months without: the window grows by 1800 s an interval to four hours, and
+    # the 8th interval is the first valid one, across the hour repeated or skipped
+    covered = rows(home, f"""select window_covered_s, is_4hra_valid from marts.fct_msu_lpar_interval
+        where system_id = '{SMF_SYSTEM}' and cast(interval_start as date) = '{day}' order by interval_start_utc""")
+    assert [c for c, _ in covered] == [min(1800.0 * (k + 1), 14400.0) for k in range(n_intervals)]
+    assert [valid for _, valid in covered] == [k >= 7 for k in range(n_intervals)]

@@ -7,8 +7,8 @@
 select
     system_name, cpu_num, shift_date, shift,
     max(shift_name) as shift_name,
-    max_by(cpu_type, hour_start_utc) as cpu_type,
-    max_by(os_version, hour_start_utc) as os_version,
+    max_by(cpu_type, hour_start) as cpu_type,
+    max_by(os_version, hour_start) as os_version,
     min(hour_start) as first_hour_start,
     -- the hours that occurred: 9 or 7 in the shift a change of the clocks falls in
     count(*) as n_hours,

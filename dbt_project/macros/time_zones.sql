@@ -34,3 +34,12 @@
         else greatest({{ by_offset_before }}, {{ by_offset_after }})
     end
 {%- endmacro %}
+
+{#- The UTC instant of the local clock hour an interval starts in: the hour less the interval's offset (so a
+    zone half an hour off UTC keeps clock hours). A fall-back day's repeated clock hour is two of them. -#}
+{% macro hour_start_utc(interval_start, interval_start_utc) -%}
+    {{ add_millis(
+        '1000 * ' ~ dbt.datediff(interval_start, interval_start_utc, 'second'),
+        dbt.date_trunc('hour', interval_start)
+    ) }}
+{%- endmacro %}

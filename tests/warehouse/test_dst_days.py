@@ -1,7 +1,7 @@
 """Days that are not 24 hours: a fall-back day (25 local hours) and a spring-forward day (23) of one MEASURE system
 and one SMF system in Europe/Berlin, ingested from files the real writers produce.
 
-* MEASURE (``\\DEV1``, CSV): hourly intervals stamped in local civil time with no offset; the seed
+* MEASURE (``\\DEV1``, CSV of CPU and DISC records): hourly intervals stamped in local civil time with no offset; the seed
   system_time_zones names the system's zone. On 2026-10-25 the clock goes back from 03:00 CEST to 02:00 CET, so
   two intervals start at 02:00 local (the first ends at 02:00 again, 3600 s later); on 2026-03-29 it goes forward
   from 02:00 CET to 03:00 CEST, so one interval runs from 01:00 to 03:00 local in 3600 s.
@@ -34,8 +34,14 @@ ZONE = ZoneInfo("Europe/Berlin")  # the zone the seed system_time_zones names fo
 UTC = dt.timezone.utc
 FALL_BACK, SPRING_FORWARD = dt.date(2026, 10, 25), dt.date(2026, 3, 29)
 MEASURE_SYSTEM, SMF_SYSTEM = "\\DEV1", "SYSD"
-HEADER = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,cpu-busy-time,cpu-qtime\n"
-BUILD = ["build", "--select", "+fct_cpu_shift +int_cpu__hourly_spread +fct_msu_lpar_interval",
+# the interval items every MEASURE record has, then each entity's counters: k is the hour of the day
+INTERVAL_ITEMS = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error"
+COUNTERS = {
+    "cpu": ("cpu-busy-time,cpu-qtime", lambda k: f"{measure_busy_pct(k) * 36_000_000},0"),
+    "disc": ("device-name,request-qtime,requests,reads,writes,input-bytes,output-bytes,read-busy-time,write-busy-time,"
+             "device-qbusy-time", lambda k: f"$DATA01,0,{100 + k},{100 + k},0,4096,0,{measure_busy_pct(k) * 36_000_000},0,0"),
+}
+BUILD = ["build", "--select", "+fct_cpu_shift +int_cpu__hourly_spread +fct_msu_lpar_interval +fct_disc_shift",
          "--exclude-resource-type", "unit_test"]
 
 
@@ -58,11 +64,13 @@ def smf_busy_pct(k: int) -> float:
     return 20 + 0.5 * k  # the k-th RMF interval of the day
 
 
-def measure_csv(day: dt.date) -> str:
-    """Processor 0's hourly intervals of ``day``, 10 + k percent busy in the k-th hour that occurred."""
-    rows = [f"{MEASURE_SYSTEM},0,DST00001,{local(t)},{local(t + dt.timedelta(hours=1))},3600000000,0,"
-            f"{measure_busy_pct(k) * 36_000_000},0\n" for k, t in enumerate(instants(day, dt.timedelta(hours=1)))]
-    return HEADER + "".join(rows)
+def measure_csv(day: dt.date, entity: str) -> str:
+    """Processor 0's (or its disc $DATA01's) hourly intervals of ``day``, 10 + k percent busy in the k-th hour
+    that occurred."""
+    names, values = COUNTERS[entity]
+    rows = [f"{MEASURE_SYSTEM},0,DST00001,{local(t)},{local(t + dt.timedelta(hours=1))},3600000000,0,{values(k)}\n"
+            for k, t in enumerate(instants(day, dt.timedelta(hours=1)))]
+    return f"{INTERVAL_ITEMS},{names}\n" + "".join(rows)
 
 
 def smf_records(day: dt.date) -> list[bytes]:
@@ -86,14 +94,16 @@ def home(tmp_path_factory) -> Home:
     home = Home(tmp_path_factory.mktemp("dst") / "home").create()
     paths = []
     for day in (FALL_BACK, SPRING_FORWARD):
-        csv = home.landing / "measure" / f"cpu_{day}.csv"
-        csv.parent.mkdir(parents=True, exist_ok=True)
-        csv.write_text(measure_csv(day))
-        paths += [csv, write_dump(home.landing / "smf" / f"sysd_{day}.smf", smf_records(day), "vb")]
+        for entity in COUNTERS:  # a file per entity, named after it
+            csv = home.landing / "measure" / str(day) / f"{entity}.csv"
+            csv.parent.mkdir(parents=True, exist_ok=True)
+            csv.write_text(measure_csv(day, entity))
+            paths.append(csv)
+        paths.append(write_dump(home.landing / "smf" / f"sysd_{day}.smf", smf_records(day), "vb"))
     con = database.connect(home)
     results = [result for path in paths for result in loading.ingest_files(con, [path])]
     con.close()
-    assert [(r.status, r.ok) for r in results] == [("loaded", True)] * 4
+    assert [(r.status, r.ok) for r in results] == [("loaded", True)] * 6
     assert dbt_runner.run_dbt(home, BUILD, quiet=True) == 0
     return home
 
@@ -156,3 +166,18 @@ def test_the_4hra_window_covers_the_time_that_passed(home, day, n_intervals):
         where system_id = '{SMF_SYSTEM}' and cast(interval_start as date) = '{day}' order by interval_start_utc""")
     assert [c for c, _ in covered] == [min(1800.0 * (k + 1), 14400.0) for k in range(n_intervals)]
     assert [valid for _, valid in covered] == [k >= 7 for k in range(n_intervals)]
+
+
+@pytest.mark.parametrize("day, n_hours, night_hours", [(FALL_BACK, 25, 9), (SPRING_FORWARD, 23, 7)])
+def test_the_disc_hours_and_shifts_count_the_hours_that_occurred(home, day, n_hours, night_hours):
+    hourly = rows(home, f"""select hour_start_utc, hour_start, busy_pct, measured_s from intermediate.int_disc__hourly
+        where system_name = '\\DEV1' and device_name = '$DATA01' and cast(hour_start as date) = '{day}'
+        order by hour_start_utc""")
+    expected = expected_hours(day, MEASURE_SYSTEM)
+    assert [(utc, clock) for utc, clock, *_ in hourly] == [(utc, clock) for utc, clock, _ in expected]
+    assert [busy for _, _, busy, _ in hourly] == pytest.approx([busy for *_, busy in expected], rel=1e-9)
+    assert sum(measured for *_, measured in hourly) == 3600.0 * n_hours
+    shifts = rows(home, f"""select shift, n_hours, busy_pct_avg from marts.fct_disc_shift
+        where system_name = '\\DEV1' and shift_date = '{day}' order by shift""")
+    assert [(shift, n) for shift, n, _ in shifts] == [(1, 8), (2, 8), (3, night_hours)]
+    assert sum(avg * n for _, n, avg in shifts) == pytest.approx(sum(busy for *_, busy in expected), rel=1e-9)

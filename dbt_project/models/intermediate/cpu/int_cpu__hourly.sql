@@ -8,17 +8,13 @@ with intervals as (
 ),
 
 -- An hour is a clock hour of the system's local time at one UTC offset: a fall-back day has two 01:00
--- (or 02:00) hours, each its own row, told apart by hour_start_utc (the clock hour less the interval's
--- offset, so a zone half an hour off UTC keeps clock hours). hour_start stays the local clock hour, which
--- shifts and dashboards read.
+-- (or 02:00) hours, each its own row, told apart by hour_start_utc. hour_start stays the local clock hour,
+-- which shifts and dashboards read.
 keyed as (
     select
         *,
         {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        {{ add_millis(
-            '1000 * ' ~ dbt.datediff('interval_start', 'interval_start_utc', 'second'),
-            dbt.date_trunc('hour', 'interval_start')
-        ) }} as hour_start_utc
+        {{ hour_start_utc('interval_start', 'interval_start_utc') }} as hour_start_utc
     from intervals
 ),
 

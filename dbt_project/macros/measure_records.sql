@@ -40,7 +40,8 @@
     columns `key`, with interval_start_utc. FROM-TIMESTAMP is local civil time without an offset: the zone is
     the system's in the seed system_time_zones. A file passes the hour a fall-back day repeats twice, in
     order, so local_pass numbers a file's records of one entity and local start (macro local_to_utc). Copies
-    are told by the UTC start: the two passes are two intervals, not a record and its copy. -#}
+    are told by the UTC start: the two passes are two intervals, not a record and its copy. A file that starts
+    inside the second pass reads it as the first (nothing in a record tells the passes apart). -#}
 {% macro measure_first_copy(relation, key) %}
     {%- set zoned -%}
         (select

@@ -16,8 +16,9 @@
     {%- set with_utc -%}
         (select
             sections.*,
-            -- SMF70LGO is local minus GMT: UTC = local - offset
-            {{ add_millis('-cast(records.utc_offset_us / 1000 as bigint)', 'sections.interval_start') }} as interval_start_utc
+            -- SMF70LGO is local minus GMT: UTC = local - offset; a record without it is taken to keep UTC, as
+            -- a MEASURE system without a zone is
+            {{ add_millis('-coalesce(cast(records.utc_offset_us / 1000 as bigint), 0)', 'sections.interval_start') }} as interval_start_utc
         from {{ relation }} as sections
         inner join {{ source('smf', 'smf70_cpu_control') }} as records
             on records.source_file_id = sections.source_file_id

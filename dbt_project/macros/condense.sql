@@ -41,7 +41,7 @@ select
     {%- for column in spec['described'] %}
     max({{ column }}) as {{ column }},
     {%- endfor %}
-    count(distinct hour_start) as n_hours,
+    count(distinct {{ spec['hour_key'] }}) as n_hours,
     {{ condense_hours(spec['measures']) }}
 from {{ ref(spec['hourly']) }}
 where shift is not null

@@ -3,7 +3,26 @@
     the partition whose number SMF70PTN of the record (`control`) names (type70_1.md §8). -#}
 {% macro is_own_logical_processor(lp, cpu, control) -%}
     {{ lp }}.system_id = {{ cpu }}.system_id
-    and {{ lp }}.interval_start = {{ cpu }}.interval_start
+    and {{ lp }}.interval_start_utc = {{ cpu }}.interval_start_utc
     and {{ lp }}.partition_number = {{ control }}.partition_number
     and {{ lp }}.lp_address = {{ cpu }}.cpu_id
 {%- endmacro %}
+
+{#- The first copy of every row of the SMF 70.1 raw table `relation` (a record, or one of its sections named
+    by the `key` columns), with interval_start_utc: the header's local interval start less SMF70LGO of the
+    record the row came in (smf70_cpu_control holds one row per record). Copies are told by the UTC start: a
+    fall-back day's repeated local hour holds two RMF intervals of each local start, not a record and its copy. -#}
+{% macro smf70_first_copy(relation, key=[]) %}
+    {%- set with_utc -%}
+        (select
+            sections.*,
+            -- SMF70LGO is local minus GMT: UTC = local - offset; a record without it is taken to keep UTC, as
+            -- a MEASURE system without a zone is
+            {{ add_millis('-coalesce(cast(records.utc_offset_us / 1000 as bigint), 0)', 'sections.interval_start') }} as interval_start_utc
+        from {{ relation }} as sections
+        inner join {{ source('smf', 'smf70_cpu_control') }} as records
+            on records.source_file_id = sections.source_file_id
+            and records.record_ordinal = sections.record_ordinal) as with_utc
+    {%- endset -%}
+    {{ first_copy(with_utc, ['system_id', 'interval_start_utc'] + key) }}
+{% endmacro %}

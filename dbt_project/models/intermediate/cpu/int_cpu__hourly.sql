@@ -7,12 +7,23 @@ with intervals as (
     {{ touched_rows(ref('int_cpu__interval'), 'system_name', 'interval_start') }}
 ),
 
+-- An hour is a clock hour of the system's local time at one UTC offset: a fall-back day has two 01:00
+-- (or 02:00) hours, each its own row, told apart by hour_start_utc. hour_start stays the local clock hour,
+-- which shifts and dashboards read.
+keyed as (
+    select
+        *,
+        {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
+        {{ hour_start_utc('interval_start', 'interval_start_utc') }} as hour_start_utc
+    from intervals
+),
+
 hourly as (
     select
-        system_name, cpu_num, {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        max_by(source, interval_start) as source,
-        max_by(cpu_type, interval_start) as cpu_type,
-        max_by(os_version, interval_start) as os_version,
+        system_name, cpu_num, hour_start, hour_start_utc,
+        max_by(source, interval_start_utc) as source,
+        max_by(cpu_type, interval_start_utc) as cpu_type,
+        max_by(os_version, interval_start_utc) as os_version,
         min(loadid) as loadid,
         count(*) as interval_count,
         sum(interval_s) as measured_s,
@@ -20,8 +31,8 @@ hourly as (
         sum({{ measure }} * interval_s)
             / sum(case when {{ measure }} is not null then interval_s end) as {{ measure }}{% if not loop.last %},{% endif %}
         {%- endfor %}
-    from intervals
-    group by system_name, cpu_num, {{ dbt.date_trunc('hour', 'interval_start') }}
+    from keyed
+    group by system_name, cpu_num, hour_start, hour_start_utc
 )
 
 {{ with_shift('hourly') }}

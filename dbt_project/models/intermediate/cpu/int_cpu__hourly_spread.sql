@@ -1,7 +1,8 @@
 -- One row per system and clock hour, across its processors: the reading of DELT in the caption of
 -- King 1986, Fig. 2, "between the busiest processor and the least busy processor". (The other
 -- reading, one processor's spread across the hours of a shift, is in fct_cpu_shift.)
--- The processor with the longest ready queue is named, as the CPU NUM column of Fig. 2.
+-- The processor with the longest ready queue is named, as the CPU NUM column of Fig. 2. A fall-back day's
+-- repeated clock hour is two rows (hour_start_utc).
 {{ config(materialized='incremental', unique_key=['system_name', 'hour_start']) }}
 with hourly as (
     {{ touched_rows(ref('int_cpu__hourly'), 'system_name', 'hour_start') }}
@@ -11,7 +12,7 @@ ranked as (
     select
         *,
         row_number() over (
-            partition by system_name, hour_start
+            partition by system_name, hour_start_utc
             order by qlen desc nulls last, busy_pct desc nulls last, cpu_num
         ) as qlen_rank
     from hourly
@@ -20,6 +21,7 @@ ranked as (
 select
     system_name,
     hour_start,
+    hour_start_utc,
     max(shift) as shift,
     max(shift_date) as shift_date,
     min(loadid) as loadid,
@@ -38,4 +40,4 @@ select
     max(ibusy_pct) as ibusy_pct_max,
     max(swaps_per_s) as swaps_per_s_max
 from ranked
-group by system_name, hour_start
+group by system_name, hour_start, hour_start_utc

@@ -5,7 +5,7 @@
 {{ config(materialized='incremental',
           unique_key=['system_name', 'interval_start'], meta={'retention': 'interval'}) }}
 {%- set columns = ['source', 'system_name', 'cpu_num', 'cpu_type', 'os_version', 'interval_start',
-                   'interval_end', 'interval_s', 'busy_pct', 'ibusy_pct', 'sbusy_pct', 'qlen', 'mqlen',
+                   'interval_start_utc', 'interval_end', 'interval_s', 'busy_pct', 'ibusy_pct', 'sbusy_pct', 'qlen', 'mqlen',
                    'swaps_per_s', 'dispatches_per_s', 'loadid'] %}
 with measure_records as (
     {{ measured_records(ref('stg_measure__cpu')) }}
@@ -19,6 +19,7 @@ measure as (
         cast(cpu_type as string) as cpu_type,
         os_version,
         interval_start,
+        interval_start_utc,
         interval_end,
         cast(delta_time_us as double) / 1e6 as interval_s,
         -- busy counters hold microseconds busy: BUSY := CPU-BUSY-TIME / (DELTA-TIME / 100)

@@ -11,6 +11,7 @@ select
     cpu_type,
     zos_level as os_version,
     interval_start,
+    interval_start_utc,
     interval_end,
     interval_s,
     mvs_busy_pct as busy_pct,

@@ -7,6 +7,7 @@ with joined as (
     select
         cpus.system_id,
         cpus.interval_start,
+        cpus.interval_start_utc,
         control.interval_end,
         control.interval_s,
         control.zos_level,
@@ -21,7 +22,10 @@ with joined as (
         cpus.dispatch_count,
         logical_processors.wait_completion
     from {{ ref('stg_smf__cpu') }} as cpus
-    inner join {{ ref('stg_smf__cpu_control') }} as control using (system_id, interval_start)
+    -- by the UTC instant: the repeated local hour of a fall-back day holds two RMF intervals of each start
+    inner join {{ ref('stg_smf__cpu_control') }} as control
+        on control.system_id = cpus.system_id
+        and control.interval_start_utc = cpus.interval_start_utc
     left join {{ ref('stg_smf__logical_processor') }} as logical_processors
         on {{ is_own_logical_processor('logical_processors', 'cpus', 'control') }}
     where {{ touched('cpus.system_id', 'cpus.interval_start', 'day') }}
@@ -39,6 +43,7 @@ measured as (
 select
     system_id,
     interval_start,
+    interval_start_utc,
     interval_end,
     interval_s,
     zos_level,

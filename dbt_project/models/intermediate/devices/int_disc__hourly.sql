@@ -1,7 +1,8 @@
 -- One row per disc volume and clock hour, with the DISC items King 1986 names as key (DISC BUSY,
 -- REQ QLEN, SEEK BUSY, cache hits and misses) and as report line items (WRITE BUSY, BYTE RATE).
 -- MEASURE writes one DISC record per CPU running a disc process for the volume (primary and
--- backup): the records of one interval are added up first, so rates are per volume.
+-- backup): the records of one interval are added up first, so rates are per volume. Hours are keyed by
+-- their UTC instant (hour_start_utc): a fall-back day's repeated clock hour is two rows.
 {{ config(materialized='incremental',
           unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with records as (
@@ -14,6 +15,7 @@ per_interval as (
         system_name,
         device_name,
         interval_start,
+        interval_start_utc,
         max(delta_time_us) as delta_time_us,
         max_by(device_type, cpu_num) as device_type,
         sum(read_busy_us) as read_busy_us,
@@ -28,13 +30,14 @@ per_interval as (
         sum(cache_hit_count) as cache_hit_count,
         sum(cache_miss_count) as cache_miss_count
     from records
-    group by system_name, device_name, interval_start, interval_end
+    group by system_name, device_name, interval_start, interval_start_utc, interval_end
 ),
 
 hourly as (
     select
         system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        max_by(device_type, interval_start) as device_type,
+        {{ hour_start_utc('interval_start', 'interval_start_utc') }} as hour_start_utc,
+        max_by(device_type, interval_start_utc) as device_type,
         cast(sum(delta_time_us) as double) / 1e6 as measured_s,
         -- DISC BUSY: read busy + write busy (MEASURE's calculated DISC-BUSY-TIME)
         {{ busy_pct('sum(read_busy_us) + sum(write_busy_us)') }} as busy_pct,
@@ -52,7 +55,8 @@ hourly as (
         sum(cache_hit_count) as cache_hit_count,
         sum(cache_miss_count) as cache_miss_count
     from per_interval
-    group by system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }}
+    group by system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }},
+        {{ hour_start_utc('interval_start', 'interval_start_utc') }}
 )
 
 {{ with_shift('hourly') }}

@@ -5,6 +5,7 @@
 -- not SMF70PDT: LPAR management is PR/SM's, not the image's, and RMF's Partition Data report counts
 -- the image's MSU from the effective time. Only CP-type processors count: zIIP time is not MSU-priced.
 -- The image's own partition is the one SMF70PTN names; SMF70WLA, SMF70LAC and SMF70SAM are the image's.
+-- Sections join their record by the UTC start: a fall-back day repeats the local starts of an hour.
 {{ config(materialized='incremental', unique_key=['system_id', 'interval_start']) }}
 with control as (
     {{ touched_rows(ref('stg_smf__cpu_control'), 'system_id', 'interval_start') }}
@@ -13,7 +14,7 @@ with control as (
 own_partition as (
     select
         partitions.system_id,
-        partitions.interval_start,
+        partitions.interval_start_utc,
         partitions.partition_name,
         partitions.defined_capacity_msu_per_h,
         partitions.capacity_group_name,
@@ -21,7 +22,7 @@ own_partition as (
     from {{ ref('stg_smf__partition') }} as partitions
     inner join control
         on control.system_id = partitions.system_id
-        and control.interval_start = partitions.interval_start
+        and control.interval_start_utc = partitions.interval_start_utc
         and control.partition_number = partitions.partition_number
     where {{ touched('partitions.system_id', 'partitions.interval_start', 'day') }}
 ),
@@ -29,17 +30,17 @@ own_partition as (
 own_cp_time as (
     select
         lp.system_id,
-        lp.interval_start,
+        lp.interval_start_utc,
         sum(lp.effective_dispatch_us) as cp_effective_dispatch_us,
         count(*) as cp_count
     from {{ ref('stg_smf__logical_processor') }} as lp
     inner join control
         on control.system_id = lp.system_id
-        and control.interval_start = lp.interval_start
+        and control.interval_start_utc = lp.interval_start_utc
         and control.partition_number = lp.partition_number
     where lp.cpu_type = 'CP'
         and {{ touched('lp.system_id', 'lp.interval_start', 'day') }}
-    group by lp.system_id, lp.interval_start
+    group by lp.system_id, lp.interval_start_utc
 )
 
 select
@@ -49,7 +50,9 @@ select
     control.cpc_serial,
     own_partition.partition_name,
     control.interval_start,
+    control.interval_start_utc,
     control.interval_end,
+    control.interval_end_utc,
     control.interval_s,
     own_cp_time.cp_count,
     own_cp_time.cp_effective_dispatch_us / 1e6 as cp_effective_dispatch_s,
@@ -65,7 +68,7 @@ select
 from control
 left join own_partition
     on own_partition.system_id = control.system_id
-    and own_partition.interval_start = control.interval_start
+    and own_partition.interval_start_utc = control.interval_start_utc
 left join own_cp_time
     on own_cp_time.system_id = control.system_id
-    and own_cp_time.interval_start = control.interval_start
+    and own_cp_time.interval_start_utc = control.interval_start_utc

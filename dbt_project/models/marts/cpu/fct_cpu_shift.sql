@@ -10,6 +10,7 @@ select
     max_by(cpu_type, hour_start) as cpu_type,
     max_by(os_version, hour_start) as os_version,
     min(hour_start) as first_hour_start,
+    -- the hours that occurred: 9 or 7 in the shift a change of the clocks falls in
     count(*) as n_hours,
     {{ condense_hours(cpu_hourly_measures()) }},
     max(qlen) - min(qlen) as qlen_spread_across_hours,

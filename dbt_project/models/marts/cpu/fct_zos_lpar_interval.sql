@@ -22,7 +22,8 @@ logical_processors as (
         -- without a CPU-identification section, the reporting image's own LPs take the type of its CPUs
         coalesce(lp.cpu_type, image_cpus.cpu_type, 'unknown') as resolved_cpu_type
     from {{ ref('stg_smf__logical_processor') }} as lp
-    inner join control using (system_id, interval_start)
+    -- by the UTC start: a fall-back day repeats the local starts of an hour
+    inner join control on control.system_id = lp.system_id and control.interval_start_utc = lp.interval_start_utc
     left join image_cpus on {{ is_own_logical_processor('lp', 'image_cpus', 'control') }}
     where {{ touched('lp.system_id', 'lp.interval_start', 'day') }}
 ),
@@ -31,6 +32,7 @@ by_type as (
     select
         system_id,
         interval_start,
+        interval_start_utc,
         max(interval_end) as interval_end,
         max(interval_s) as interval_s,
         partition_name,
@@ -45,7 +47,7 @@ by_type as (
         sum(dispatch_us) / 1e6 as dispatch_s,
         sum(effective_dispatch_us) / 1e6 as effective_dispatch_s
     from logical_processors
-    group by system_id, interval_start, partition_name, resolved_cpu_type
+    group by system_id, interval_start, interval_start_utc, partition_name, resolved_cpu_type
 )
 
 select

@@ -3,7 +3,9 @@
 -- image's is. A CPC is not a system of the touched days, so this is a table over the LPAR intervals.
 select
     cpc_serial,
-    interval_start,
+    -- by the UTC start: a fall-back day repeats an hour of local starts
+    interval_start_utc,
+    min(interval_start) as interval_start,
     max(interval_end) as interval_end,
     count(*) as lpar_count,
     sum(msu_per_h) as msu_per_h,
@@ -13,4 +15,4 @@ select
     sum(case when is_capped then 1 else 0 end) as capped_lpar_count
 from {{ ref('fct_msu_lpar_interval') }}
 where cpc_serial is not null
-group by cpc_serial, interval_start
+group by cpc_serial, interval_start_utc

@@ -3,7 +3,9 @@
 select
     cpc_serial,
     capacity_group_name,
-    interval_start,
+    -- by the UTC start: a fall-back day repeats an hour of local starts
+    interval_start_utc,
+    min(interval_start) as interval_start,
     count(*) as member_count,
     sum(msu_per_h) as msu_per_h,
     sum(rolling_4h_msu_per_h) as rolling_4h_msu_per_h,
@@ -12,4 +14,4 @@ select
     bool_and(is_4hra_valid) and coalesce(sum(rolling_4h_msu_per_h) >= max(group_max_msu_per_h), false) as is_capped
 from {{ ref('fct_msu_lpar_interval') }}
 where capacity_group_name is not null
-group by cpc_serial, capacity_group_name, interval_start
+group by cpc_serial, capacity_group_name, interval_start_utc

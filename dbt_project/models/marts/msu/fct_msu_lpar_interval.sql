@@ -8,7 +8,8 @@
 -- than four hours after the first interval after a gap (an IPL, or the first data ever) are invalid.
 -- Capping: the valid 4HRA at or above the defined capacity (SMF70MSU); the capacity group (SMF70GNM,
 -- limit SMF70GMU) is its members' together, in fct_msu_group_interval.
--- A day's rows depend on the last four hours of the day before: grain day_and_next rebuilds a touched
+-- The window is UTC time (a fall-back day's repeated hour is two hours of intervals, a spring-forward day's
+-- skipped hour none). A day's rows depend on the last four hours of the day before: grain day_and_next rebuilds a touched
 -- day and the day after, reading from the day before (macros/incremental.sql).
 {{ config(materialized='incremental', unique_key=['system_id', 'interval_start'],
           meta={'touched_grain': 'day_and_next'}) }}
@@ -18,7 +19,7 @@ with history as (
 
 rebuilt as (
     -- add_millis, not dbt.dateadd: on Spark dateadd drops the fraction of a second (a window up to a second longer)
-    select *, {{ add_millis(-4 * 3600 * 1000, 'interval_end') }} as window_start
+    select *, {{ add_millis(-4 * 3600 * 1000, 'interval_end_utc') }} as window_start
     from history
     where {{ touched('system_id', 'interval_start', 'day_and_next') }}
 ),
@@ -26,29 +27,29 @@ rebuilt as (
 window_parts as (
     select
         rebuilt.system_id,
-        rebuilt.interval_start,
+        rebuilt.interval_start_utc,
         earlier.msu_per_h,
         {{ micros_between(
-            'case when earlier.interval_start > rebuilt.window_start then earlier.interval_start else rebuilt.window_start end',
-            'case when earlier.interval_end < rebuilt.interval_end then earlier.interval_end else rebuilt.interval_end end'
+            'case when earlier.interval_start_utc > rebuilt.window_start then earlier.interval_start_utc else rebuilt.window_start end',
+            'case when earlier.interval_end_utc < rebuilt.interval_end_utc then earlier.interval_end_utc else rebuilt.interval_end_utc end'
         ) }} / 1e6 as overlap_s
     from rebuilt
     inner join history as earlier
         on earlier.system_id = rebuilt.system_id
-        and earlier.interval_start < rebuilt.interval_end
-        and earlier.interval_end > rebuilt.window_start
+        and earlier.interval_start_utc < rebuilt.interval_end_utc
+        and earlier.interval_end_utc > rebuilt.window_start
     where earlier.msu_per_h is not null
 ),
 
 rolling as (
     select
         system_id,
-        interval_start,
+        interval_start_utc,
         sum(msu_per_h * overlap_s) / nullif(sum(overlap_s), 0) as rolling_4h_msu_per_h,
         sum(overlap_s) as window_covered_s
     from window_parts
     where overlap_s > 0
-    group by system_id, interval_start
+    group by system_id, interval_start_utc
 ),
 
 lpar as (
@@ -59,6 +60,7 @@ lpar as (
         rebuilt.cpc_serial,
         rebuilt.partition_name,
         rebuilt.interval_start,
+        rebuilt.interval_start_utc,
         rebuilt.interval_end,
         rebuilt.interval_s,
         rebuilt.cp_count,
@@ -73,7 +75,7 @@ lpar as (
         rebuilt.capacity_group_name,
         rebuilt.group_max_msu_per_h
     from rebuilt
-    left join rolling using (system_id, interval_start)
+    left join rolling using (system_id, interval_start_utc)
 )
 
 select

@@ -1,7 +1,8 @@
 -- CPU records, one per processor and interval. A MEASCOM LIST run twice lands twice in raw:
--- keep the first copy ingested.
+-- keep the first copy ingested. interval_start_utc from the system's zone (a fall-back day's repeated hour
+-- holds two intervals of each processor).
 with source as (
-    {{ first_copy(source('measure', 'measure_cpu'), ['system_name', 'cpu_num', 'from_timestamp', 'to_timestamp']) }}
+    {{ measure_first_copy(source('measure', 'measure_cpu'), ['cpu_num']) }}
 )
 
 select
@@ -11,6 +12,7 @@ select
     system_name,
     cast(cpu_num as integer) as cpu_num,
     {{ measure_interval_columns() }}
+    interval_start_utc,
     cast(cpu_type as integer) as cpu_type,
     cast(memory_pages as integer) as memory_pages,
     cast(pcbs as integer) as pcb_count,

@@ -1,6 +1,7 @@
 -- DISC records, one per disc volume, disc-process CPU and interval; duplicate copies are dropped.
+-- interval_start_utc from the system's zone (a fall-back day's repeated hour holds two intervals).
 with source as (
-    {{ first_copy(source('measure', 'measure_disc'), ['system_name', 'device_name', 'cpu_num', 'from_timestamp', 'to_timestamp']) }}
+    {{ measure_first_copy(source('measure', 'measure_disc'), ['device_name', 'cpu_num']) }}
 )
 
 select
@@ -15,6 +16,7 @@ select
     cast(device_type as integer) as device_type,
     cast(device_subtype as integer) as device_subtype,
     {{ measure_interval_columns() }}
+    interval_start_utc,
     cast(request_qtime as bigint) as request_qtime_us,
     cast(requests as bigint) as request_count,
     cast(reads as bigint) as read_count,

@@ -1,6 +1,6 @@
 -- SMF 70.1 CPU data sections: one row per logical CPU of the reporting z/OS image and RMF interval.
 with source as (
-    {{ first_copy(source('smf', 'smf70_cpu'), ['system_id', 'interval_start', 'cpu_id']) }}
+    {{ smf70_first_copy(source('smf', 'smf70_cpu'), ['cpu_id']) }}
 )
 
 select
@@ -8,6 +8,7 @@ select
     record_ordinal,
     system_id,
     interval_start,
+    interval_start_utc,
     cast(cpu_id as integer) as cpu_id,
     -- SMF70TYP
     case cpu_type_code when 0 then 'CP' when 1 then 'zAAP' when 2 then 'zIIP' end as cpu_type,

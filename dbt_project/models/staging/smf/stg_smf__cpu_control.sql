@@ -1,8 +1,8 @@
 -- SMF 70.1 record level: the RMF interval and the CPU complex. RMF may split one interval into several
 -- "broken" records (reassembly_area_count > 0) and overlapping dumps repeat records: one row per
--- system and interval, the first copy ingested.
+-- system and interval (its UTC start), the first copy ingested.
 with source as (
-    {{ first_copy(source('smf', 'smf70_cpu_control'), ['system_id', 'interval_start']) }}
+    {{ smf70_first_copy(source('smf', 'smf70_cpu_control')) }}
 )
 
 select
@@ -14,8 +14,8 @@ select
     interval_start,
     {{ add_millis('cast(interval_us / 1000 as integer)', 'interval_start') }} as interval_end,
     cast(interval_us as double) / 1e6 as interval_s,
-    -- SMF70LGO is local minus GMT: UTC = local - offset
-    {{ add_millis('cast(-utc_offset_us / 1000 as integer)', 'interval_start') }} as interval_start_utc,
+    interval_start_utc,
+    {{ add_millis('cast(interval_us / 1000 as bigint)', 'interval_start_utc') }} as interval_end_utc,
     cast(utc_offset_us as double) / 1e6 as utc_offset_s,
     cast(cycle_us as double) / 1e6 as cycle_s,
     cast(sample_count as integer) as sample_count,

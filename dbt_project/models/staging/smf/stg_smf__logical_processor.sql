@@ -1,9 +1,7 @@
 -- SMF 70.1 PR/SM logical processor sections: one row per logical processor of every partition and
 -- RMF interval. Times are microseconds of the interval.
 with source as (
-    {{ first_copy(source('smf', 'smf70_logical_processor'), [
-        'system_id', 'interval_start', 'partition_name', 'lp_address'
-    ]) }}
+    {{ smf70_first_copy(source('smf', 'smf70_logical_processor'), ['partition_name', 'lp_address']) }}
 )
 
 select
@@ -11,6 +9,7 @@ select
     record_ordinal,
     system_id,
     interval_start,
+    interval_start_utc,
     partition_name,
     cast(partition_number as integer) as partition_number,
     cast(lp_address as integer) as lp_address,

@@ -1,7 +1,7 @@
 -- SMF 70.1 PR/SM partition sections: every partition of the CPC (and PHYSICAL) per RMF interval, as
 -- the reporting image saw it.
 with source as (
-    {{ first_copy(source('smf', 'smf70_partition'), ['system_id', 'interval_start', 'partition_name']) }}
+    {{ smf70_first_copy(source('smf', 'smf70_partition'), ['partition_name']) }}
 )
 
 select
@@ -9,6 +9,7 @@ select
     record_ordinal,
     system_id,
     interval_start,
+    interval_start_utc,
     partition_name,
     cast(partition_number as integer) as partition_number,
     system_name as partition_sysname,

@@ -1,0 +1,183 @@
+"""Days that are not 24 hours: a fall-back day (25 local hours) and a spring-forward day (23) of one MEASURE system
+and one SMF system in Europe/Berlin, ingested from files the real writers produce.
+
+* MEASURE (``\\DEV1``, CSV of CPU and DISC records): hourly intervals stamped in local civil time with no offset; the seed
+  system_time_zones names the system's zone. On 2026-10-25 the clock goes back from 03:00 CEST to 02:00 CET, so
+  two intervals start at 02:00 local (the first ends at 02:00 again, 3600 s later); on 2026-03-29 it goes forward
+  from 02:00 CET to 03:00 CEST, so one interval runs from 01:00 to 03:00 local in 3600 s.
+* SMF (``SYSD``, type 70.1): 30-minute RMF intervals, the header local, SMF70LGO +2 h before and +1 h after the
+  change: on the fall-back day four intervals start at 02:00 or 02:30 local.
+
+Every interval that occurred carries its own busy value, so an hour merged, lost or counted twice shows. The
+hours are 25 and 23, the night shift (0-8) holds 9 and 7 of them, and the day's hours and shifts add up to the
+intervals. The four-hour rolling MSU average of SMF runs on UTC time: its window covers the hours that passed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+import read_only_db
+
+from ingest import dbt_runner
+from ingest.generate._smf_plan import CpuSample, RmfInterval, profile_for
+from ingest.generate._smf_records import rmf_record, write_dump
+from ingest.home import Home
+from ingest.warehouse import database, loading
+
+pytestmark = pytest.mark.slow
+
+ZONE = ZoneInfo("Europe/Berlin")  # the zone the seed system_time_zones names for \DEV1
+UTC = dt.timezone.utc
+FALL_BACK, SPRING_FORWARD = dt.date(2026, 10, 25), dt.date(2026, 3, 29)
+MEASURE_SYSTEM, SMF_SYSTEM = "\\DEV1", "SYSD"
+# the interval items every MEASURE record has, then each entity's counters: k is the hour of the day
+INTERVAL_ITEMS = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error"
+COUNTERS = {
+    "cpu": ("cpu-busy-time,cpu-qtime", lambda k: f"{measure_busy_pct(k) * 36_000_000},0"),
+    "disc": ("device-name,request-qtime,requests,reads,writes,input-bytes,output-bytes,read-busy-time,write-busy-time,"
+             "device-qbusy-time", lambda k: f"$DATA01,0,{100 + k},{100 + k},0,4096,0,{measure_busy_pct(k) * 36_000_000},0,0"),
+}
+BUILD = ["build", "--select", "+fct_cpu_shift +int_cpu__hourly_spread +fct_msu_lpar_interval +fct_disc_shift",
+         "--exclude-resource-type", "unit_test"]
+
+
+def instants(day: dt.date, step: dt.timedelta) -> list[dt.datetime]:
+    """The UTC instants from the local midnight that starts ``day`` to the one that ends it, every ``step``."""
+    start = dt.datetime.combine(day, dt.time(), ZONE).astimezone(UTC)
+    end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), ZONE).astimezone(UTC)
+    return [start + k * step for k in range(int((end - start) / step))]
+
+
+def local(instant: dt.datetime) -> dt.datetime:
+    return instant.astimezone(ZONE).replace(tzinfo=None)
+
+
+def measure_busy_pct(k: int) -> int:
+    return 10 + k  # the k-th hour of the day
+
+
+def smf_busy_pct(k: int) -> float:
+    return 20 + 0.5 * k  # the k-th RMF interval of the day
+
+
+def measure_csv(day: dt.date, entity: str) -> str:
+    """Processor 0's (or its disc $DATA01's) hourly intervals of ``day``, 10 + k percent busy in the k-th hour
+    that occurred."""
+    names, values = COUNTERS[entity]
+    rows = [f"{MEASURE_SYSTEM},0,DST00001,{local(t)},{local(t + dt.timedelta(hours=1))},3600000000,0,{values(k)}\n"
+            for k, t in enumerate(instants(day, dt.timedelta(hours=1)))]
+    return f"{INTERVAL_ITEMS},{names}\n" + "".join(rows)
+
+
+def smf_records(day: dt.date) -> list[bytes]:
+    """One 70.1 record per 30-minute RMF interval of ``day`` for one CP, 20 + k/2 percent busy in the k-th."""
+    records = []
+    for k, t in enumerate(instants(day, dt.timedelta(minutes=30))):
+        offset_h = int(t.astimezone(ZONE).utcoffset() / dt.timedelta(hours=1))
+        profile = dataclasses.replace(profile_for("SYSB"), sid=SMF_SYSTEM, cps=1, ziips=0, utc_offset_h=offset_h)
+        interval_us = 1_800_000_000
+        busy_us = int(interval_us * smf_busy_pct(k) / 100)
+        cpu = CpuSample(cpu_id=0, cpu_type="CP", wait_us=interval_us - busy_us, parked_us=0, online_us=interval_us,
+                        dispatch_us=busy_us, effective_us=busy_us, io_interrupts=1000, dispatches=5000)
+        others = [("TESTLP", 2, "CP", interval_us // 10, interval_us // 10, interval_us),
+                  ("PHYSICAL", 0, "CP", interval_us // 250, 0, interval_us)]
+        records.append(rmf_record(profile, RmfInterval(local(t), interval_us // 1000, [cpu], others)))
+    return records
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> Home:
+    home = Home(tmp_path_factory.mktemp("dst") / "home").create()
+    paths = []
+    for day in (FALL_BACK, SPRING_FORWARD):
+        for entity in COUNTERS:  # a file per entity, named after it
+            csv = home.landing / "measure" / str(day) / f"{entity}.csv"
+            csv.parent.mkdir(parents=True, exist_ok=True)
+            csv.write_text(measure_csv(day, entity))
+            paths.append(csv)
+        paths.append(write_dump(home.landing / "smf" / f"sysd_{day}.smf", smf_records(day), "vb"))
+    con = database.connect(home)
+    results = [result for path in paths for result in loading.ingest_files(con, [path])]
+    con.close()
+    assert [(r.status, r.ok) for r in results] == [("loaded", True)] * 6
+    assert dbt_runner.run_dbt(home, BUILD, quiet=True) == 0
+    return home
+
+
+def rows(home: Home, sql: str) -> list[tuple]:
+    return read_only_db.rows(home.db_path, sql)
+
+
+# the hours that occurred on each day, their local clock hour and the busy of each: MEASURE one interval an
+# hour, SMF the mean of the hour's two 30-minute intervals
+def expected_hours(day: dt.date, system: str) -> list[tuple[dt.datetime, dt.datetime, float]]:
+    if system == MEASURE_SYSTEM:
+        return [(t.replace(tzinfo=None), local(t), measure_busy_pct(k))
+                for k, t in enumerate(instants(day, dt.timedelta(hours=1)))]
+    return [(t.replace(tzinfo=None), local(t), (smf_busy_pct(2 * k) + smf_busy_pct(2 * k + 1)) / 2)
+            for k, t in enumerate(instants(day, dt.timedelta(hours=1)))]
+
+
+@pytest.mark.parametrize("system", [MEASURE_SYSTEM, SMF_SYSTEM])
+@pytest.mark.parametrize("day, n_hours", [(FALL_BACK, 25), (SPRING_FORWARD, 23)])
+def test_every_hour_that_occurred_is_one_row_keyed_by_its_utc_instant(home, system, day, n_hours):
+    hourly = rows(home, f"""select hour_start_utc, hour_start, busy_pct from intermediate.int_cpu__hourly
+        where system_name = '{system.replace("'", "''")}' and cast(hour_start as date) = '{day}'
+        order by hour_start_utc""")
+    expected = expected_hours(day, system)
+    assert len(hourly) == len(expected) == n_hours
+    for (utc, clock, busy), (want_utc, want_clock, want_busy) in zip(hourly, expected):
+        assert (utc, clock) == (want_utc, want_clock)
+        assert busy == pytest.approx(want_busy, rel=1e-6)
+
+
+@pytest.mark.parametrize("system", [MEASURE_SYSTEM, SMF_SYSTEM])
+@pytest.mark.parametrize("day, night_hours", [(FALL_BACK, 9), (SPRING_FORWARD, 7)])
+def test_the_night_shift_counts_the_hours_that_occurred_and_the_day_adds_up(home, system, day, night_hours):
+    # the shifts seed's third shift, 0-8, holds the change at 02:00-03:00 local; the other two are 8 hours
+    shifts = rows(home, f"""select shift, n_hours, busy_pct_avg from marts.fct_cpu_shift
+        where system_name = '{system.replace("'", "''")}' and shift_date = '{day}' order by shift""")
+    assert [(shift, n) for shift, n, _ in shifts] == [(1, 8), (2, 8), (3, night_hours)]
+    expected = expected_hours(day, system)
+    # the day's total busy-hours: the shifts' means times their hours equal the sum over the intervals
+    assert sum(avg * n for _, n, avg in shifts) == pytest.approx(sum(busy for *_, busy in expected), rel=1e-9)
+    [(measured_s, intervals)] = rows(home, f"""select sum(measured_s), sum(interval_count)
+        from intermediate.int_cpu__hourly where system_name = '{system.replace("'", "''")}'
+        and cast(hour_start as date) = '{day}'""")
+    per_hour = 1 if system == MEASURE_SYSTEM else 2
+    assert (measured_s, intervals) == pytest.approx((3600 * len(expected), per_hour * len(expected)), rel=1e-6)
+
+
+def test_the_spread_across_processors_keeps_the_repeated_hour_twice(home):
+    repeated = rows(home, f"""select hour_start_utc, cpu_count from intermediate.int_cpu__hourly_spread
+        where system_name = '{SMF_SYSTEM}' and hour_start = '{FALL_BACK} 02:00:00' order by hour_start_utc""")
+    assert repeated == [(dt.datetime(2026, 10, 25, 0), 1), (dt.datetime(2026, 10, 25, 1), 1)]
+
+
+@pytest.mark.parametrize("day, n_intervals", [(FALL_BACK, 50), (SPRING_FORWARD, 46)])
+def test_the_4hra_window_covers_the_time_that_passed(home, day, n_intervals):
+    # each day's data starts after months without: the window grows by 1800 s an interval to four hours, and
+    # the 8th interval is the first valid one, across the hour repeated or skipped
+    covered = rows(home, f"""select window_covered_s, is_4hra_valid from marts.fct_msu_lpar_interval
+        where system_id = '{SMF_SYSTEM}' and cast(interval_start as date) = '{day}' order by interval_start_utc""")
+    assert [c for c, _ in covered] == [min(1800.0 * (k + 1), 14400.0) for k in range(n_intervals)]
+    assert [valid for _, valid in covered] == [k >= 7 for k in range(n_intervals)]
+
+
+@pytest.mark.parametrize("day, n_hours, night_hours", [(FALL_BACK, 25, 9), (SPRING_FORWARD, 23, 7)])
+def test_the_disc_hours_and_shifts_count_the_hours_that_occurred(home, day, n_hours, night_hours):
+    hourly = rows(home, f"""select hour_start_utc, hour_start, busy_pct, measured_s from intermediate.int_disc__hourly
+        where system_name = '\\DEV1' and device_name = '$DATA01' and cast(hour_start as date) = '{day}'
+        order by hour_start_utc""")
+    expected = expected_hours(day, MEASURE_SYSTEM)
+    assert [(utc, clock) for utc, clock, *_ in hourly] == [(utc, clock) for utc, clock, _ in expected]
+    assert [busy for _, _, busy, _ in hourly] == pytest.approx([busy for *_, busy in expected], rel=1e-9)
+    assert sum(measured for *_, measured in hourly) == 3600.0 * n_hours
+    shifts = rows(home, f"""select shift, n_hours, busy_pct_avg from marts.fct_disc_shift
+        where system_name = '\\DEV1' and shift_date = '{day}' order by shift""")
+    assert [(shift, n) for shift, n, _ in shifts] == [(1, 8), (2, 8), (3, night_hours)]
+    assert sum(avg * n for _, n, avg in shifts) == pytest.approx(sum(busy for *_, busy in expected), rel=1e-9)

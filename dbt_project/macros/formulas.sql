@@ -171,3 +171,17 @@
         else cast(round({{ x }}, 6) as {{ dbt.type_string() }})
     end, 'missing')
 {%- endmacro %}
+
+{#- The catalogue rows a case of formula f evaluates, `;`-separated: those of the case's document (a rule_id
+    starts with its document's number), for a formula that serves rules of several documents
+    (relative_change_pct: 000-F2 and three of 001). -#}
+{% macro formula_rule_ids(f, document) -%}
+    {%- set by_document = {} %}
+    {%- for rule_id in f.rule_ids %}{% do by_document.setdefault(rule_id[:3], []).append(rule_id) %}{% endfor %}
+    {%- if by_document | length == 1 -%}
+        '{{ f.rule_ids | join(";") }}'
+    {%- else -%}
+        case {{ document }}
+        {%- for doc, rule_ids in by_document.items() %} when '{{ doc }}' then '{{ rule_ids | join(";") }}'{% endfor %} end
+    {%- endif %}
+{%- endmacro %}

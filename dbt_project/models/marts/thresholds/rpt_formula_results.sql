@@ -14,7 +14,6 @@
 -- The warehouse holds no round-trip time, RAM size or 3172 PIU counts: those formulas have the
 -- document's cases only.
 {%- set formulas = formula_definitions() %}
-{%- set engine_mips = 'speeds.mips_per_engine' %}
 
 with seed as (
     select * from {{ ref('reference_formula_inputs') }}
@@ -25,14 +24,6 @@ documented as (
         line, name, value
     from seed
     where role = 'input'
-),
-
--- a coefficient of the document that a measured case applies (its cases agree on it: one value)
-document_constant as (
-    select formula, name, max(value) as value
-    from seed
-    where role = 'input'
-    group by formula, name
 ),
 
 application_hours as (
@@ -61,8 +52,12 @@ peak_hours as (
         on speeds.system_name = hours.system_name
 ),
 
+-- the TCP/IP overhead per TN3270 transaction that the measured cases apply: the document's (L4347, L4393),
+-- as the cases of tn3270_overhead_mips give it (they agree on it: one value)
 overhead as (
-    select value as overhead_ki from document_constant where formula = 'tn3270_overhead_mips' and name = 'overhead_ki'
+    select max(value) as overhead_ki
+    from seed
+    where formula = 'tn3270_overhead_mips' and name = 'overhead_ki'
 ),
 
 measured_days as (
@@ -81,7 +76,8 @@ measured_days as (
 ),
 
 measured_inputs as (
-    {#- formula -> the measured columns of measured_days that are its inputs (tv_ratio 1: no VM) #}
+    {#- formula -> the measured columns of measured_days that are its inputs (tv_ratio 1: no VM); online_pct
+        is a percent of one engine, as the overhead is: over 100 on a system that keeps several busy #}
     {%- set peak_inputs = {
         'tn3270_pathlength_ki': {'utilization': 'engines_busy', 'mips': 'mips_per_engine',
                                  'transactions_per_s': 'transactions_per_s'},
@@ -181,7 +177,7 @@ results as (
     select
         document,
         formula,
-        '{{ f.rule_ids | join(";") }}' as rule_ids,
+        {{ formula_rule_ids(f, 'document') }} as rule_ids,
         '{{ f.words | replace("'", "''") }}' as words,
         '{{ f.unit }}' as unit,
         case_name,

@@ -113,23 +113,29 @@ formula_status as (
     {%- endfor %}
 ),
 
--- a rule of rpt_formula_results: the cases of its own formulas (a formula may evaluate several rules)
+-- a rule of rpt_formula_results: the cases of its own formulas from its own document (a formula may
+-- evaluate several rules, of several documents)
+formula_rules as (
+    {%- for f in formula_definitions() %}
+    {%- set outer = loop %}
+    {%- for rule_id in f.rule_ids %}
+    select '{{ rule_id }}' as rule_id, '{{ f.formula }}' as formula
+    {%- if not (outer.last and loop.last) %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+    {%- endfor %}
+),
+
 formula_result_status as (
-    select rule_id, sum(evaluations) as evaluations
-    from (
-        {%- for f in formula_definitions() %}
-        {%- set outer = loop %}
-        {%- for rule_id in f.rule_ids %}
-        select '{{ rule_id }}' as rule_id, count(*) as evaluations
-        from {{ ref('rpt_formula_results') }}
-        where formula = '{{ f.formula }}'
-        {%- if not (outer.last and loop.last) %}
-        union all
-        {%- endif %}
-        {%- endfor %}
-        {%- endfor %}
-    ) as per_formula
-    group by rule_id
+    select formula_rules.rule_id, count(*) as evaluations
+    from formula_rules
+    inner join (select distinct rule_id, document from {{ ref('rules_catalogue') }}) as catalogue
+        on catalogue.rule_id = formula_rules.rule_id
+    inner join {{ ref('rpt_formula_results') }} as results
+        on results.formula = formula_rules.formula
+        and results.document = catalogue.document
+    group by formula_rules.rule_id
 ),
 
 rules as (

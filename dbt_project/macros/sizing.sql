@@ -30,3 +30,15 @@
     (({{ target_utilization }}) * ({{ mips }}) * 1000.0
         / (cast({{ transactions_per_terminal_min }} as double) / 60.0 * (({{ pathlength }}) + ({{ overhead_ki }}))))
 {%- endmacro %}
+
+{#- The hours of the z/OS application workloads with transactions (component `application` of the seed
+    workload_definitions): the work whose CPU per transaction the sizing formulas take as the pathlength.
+    A from clause over fct_workload_hourly as `alias`. -#}
+{% macro zos_application_work(alias) -%}
+    {{ ref('fct_workload_hourly') }} as {{ alias }}
+    inner join (
+        select distinct workload from {{ ref('workload_definitions') }} where component = 'application'
+    ) as application_workloads
+        on application_workloads.workload = {{ alias }}.workload
+        and {{ alias }}.platform = 'zos' and {{ alias }}.transactions > 0
+{%- endmacro %}

@@ -2,6 +2,7 @@
 
     perfdb report sizing [--system NAME] [--utilization 0.70] [--mips N] [--format table|csv|json]
     perfdb report sizing --measured [--system NAME] [--format table|csv|json]
+    perfdb report sizing --formulas [--system NAME] [--format table|csv|json]
 
 One row per application workload (component ``application`` in the seed workload_definitions) with
 transactions in the latest measured month of each system (``marts.fct_workload_monthly``): its measured CPU
@@ -19,6 +20,15 @@ bytes and the CPU of the FTP workload as CPU seconds per MB and KI per KB, the T
 and the TN3270 terminals per processor from the application workloads' pathlength, through the same formulas
 in SQL (``dbt_project/macros/sizing.sql``), with the MIPS of the seed ``processor_speeds`` and the target
 utilization of the dbt var ``capacity_sizing_utilization``.
+
+With ``--formulas``, the mart ``marts.rpt_formula_results``: every formula of the documents computed in SQL
+(``dbt_project/macros/formulas.sql``) on each worked example the document prints (the seed
+``reference_formula_inputs``), with the result the document prints and whether the formula reproduces it to
+the printed precision, then the same formulas on the site's measured TN3270, FTP and application work
+(``--system`` keeps the document's cases and that system's measured ones). A sample row::
+
+    document  line  formula                 case_name    words                                           inputs                            result  unit  printed  agreement
+    003       888   vtam_3172_outbound_bnn  BNN example  U_o = L_o x (1706 + 1585 + 26 x N_o) / M ...  l_o = 400, n_o = 3, m = 20000000  6.74    %     6.74%    agrees
 
 Sample (table, ``--mips 1200``)::
 
@@ -42,6 +52,9 @@ terminals per processor, from each workload's measured CPU per transaction (late
 
 MONTHLY = "marts.fct_workload_monthly"
 MEASURED = "marts.rpt_capacity_sizing_measured"
+FORMULAS = "marts.rpt_formula_results"
+FORMULA_COLUMNS = ["document", "line", "formula", "case_name", "words", "inputs", "result", "unit", "printed",
+                   "agreement"]
 DEFINITIONS = "seeds.workload_definitions"
 COLUMNS = ["platform", "system_name", "month_start", "workload", "transactions", "cpu_ms_per_transaction",
            "transactions_per_s_per_cpu", "pathlength_ki", "tn3270_terminals_per_processor"]
@@ -88,9 +101,27 @@ def measured_rows(home, system: str | None) -> tuple[list[str], list[tuple]]:
     return query_mart(home, f"select * from {MEASURED}{sql} order by system_id, measured_date", params)
 
 
+def formula_rows(home, system: str | None) -> list[tuple]:
+    """The formulas' cases, the document's first; a result at the printed precision where the document prints
+    one (the unrounded value is in the mart), else to 4 places."""
+    sql, params = where({"(system_name is null or system_name = ?)": system})
+    _, rows = query_mart(
+        home,
+        f"""select document, line, formula, case_name, words, inputs, result, decimals, unit, printed_text, agreement
+            from {FORMULAS}{sql}
+            order by source, document, formula, line, case_name""",
+        params,
+    )
+    return [(document, line, formula, case_name, words, inputs, round(result, 4 if decimals is None else decimals),
+             unit, printed, agreement)
+            for document, line, formula, case_name, words, inputs, result, decimals, unit, printed, agreement in rows]
+
+
 def print_report(args, out=None) -> int:
     try:
-        if args.measured:
+        if args.formulas:
+            columns, rows = FORMULA_COLUMNS, formula_rows(home_of(args), args.system)
+        elif args.measured:
             columns, rows = measured_rows(home_of(args), args.system)
         else:
             columns, rows = COLUMNS, sizing_rows(home_of(args), args.system, args.utilization, args.mips)
@@ -98,8 +129,9 @@ def print_report(args, out=None) -> int:
         print(f"perfdb report sizing: {e}", file=sys.stderr)
         return 1
     if not rows and args.format == "table":
-        nothing = ("no z/OS FTP, TN3270 or application work: ingest SMF 119, SMF 30 and SMF 72.3 data" if args.measured
-                   else "no workload with transactions: ingest SMF 72.3 or MEASURE data")
+        nothing = ("no formula results: the seed reference_formula_inputs is not loaded" if args.formulas
+                   else "no z/OS FTP, TN3270 or application work: ingest SMF 119, SMF 30 and SMF 72.3 data"
+                   if args.measured else "no workload with transactions: ingest SMF 72.3 or MEASURE data")
         print(f"perfdb report sizing: {nothing} and run `perfdb run`", file=sys.stderr)
         return 0
     print_rows(columns, rows, args.format, out=out or sys.stdout)
@@ -115,4 +147,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--measured", action="store_true",
                    help="the formulas on the measured FTP, TN3270 and application work per z/OS system and day "
                         "(marts.rpt_capacity_sizing_measured; MIPS from the seed processor_speeds)")
+    p.add_argument("--formulas", action="store_true",
+                   help="every formula of the documents on its worked examples, with the printed result and "
+                        "whether it agrees, and on the measured TN3270 and FTP work (marts.rpt_formula_results)")
     add_format(p)

@@ -98,10 +98,12 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     listed = rules(capsys, demo_home, "--doc", "000")
     assert len(listed) == 79 and {r["document"] for r in listed} == {"000"}
     evaluated = {r["rule_id"]: (r["kind"], r["evaluations"], r["findings"]) for r in listed if r["status"] == "evaluated"}
-    # the Appendix A throughput and transactions per second of the benchmark runs; three configuration rules
-    # checked on the runs' parameters (seed 000 L341: three baseline pacing windows below 8)
+    # the Appendix A throughput and transactions per second of the benchmark runs; the three transfer-time
+    # reductions and the RUSIZES example of rpt_formula_results; three configuration rules checked on the
+    # runs' parameters (seed 000 L341: three baseline pacing windows below 8)
     assert evaluated == {
         "000-F1": ("formula", 457, None), "000-F3": ("formula", 457, None),
+        "000-F2": ("formula", 3, None), "000-F8": ("formula", 1, None),
         "000-delay-0": ("configuration", 55, 0), "000-pacing-window-8": ("configuration", 44, 3),
         "000-ru-fits-frame": ("configuration", 2, 0),
     }
@@ -110,8 +112,9 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     for r in everything:
         counts = by_document.setdefault(r["document"], [0, 0])
         counts[r["status"] == "evaluated"] += 1
-    # [not evaluable, evaluated] per document: 49 of the 336 rules run on the demo
-    assert by_document == {"000": [74, 5], "001": [68, 23], "002": [42, 8], "003": [14, 2], "004": [89, 6],
+    # [not evaluable, evaluated] per document: 87 of the 336 rules run on the demo (38 of them formulas of
+    # rpt_formula_results)
+    assert by_document == {"000": [72, 7], "001": [52, 39], "002": [37, 13], "003": [11, 5], "004": [77, 18],
                            "formats": [0, 5]}
 
 
@@ -124,4 +127,4 @@ def test_a_rule_not_evaluable_says_which_input_is_missing(demo_home, capsys):
                               "them is parsed")
     assert rule["words"].startswith("- For interactive environments, the adapter utilization should be kept under 60%")
     assert cli.main(["--home", str(demo_home.root), "rules", "--doc", "004", "--status", "not evaluable"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "89 rules: 0 evaluated, 89 not evaluable"
+    assert capsys.readouterr().out.splitlines()[-1] == "77 rules: 0 evaluated, 77 not evaluable"

@@ -49,13 +49,8 @@ applications as (
         w.system_name as system_id,
         cast(w.hour_start as date) as measured_date,
         1000 * sum(w.cpu_s) / nullif(sum(w.transactions), 0) as application_cpu_ms_per_transaction
-    from {{ ref('fct_workload_hourly') }} as w
-    inner join (
-        select distinct workload from {{ ref('workload_definitions') }} where component = 'application'
-    ) as a
-        on a.workload = w.workload
-    where w.platform = 'zos' and w.transactions > 0
-        and {{ touched('w.system_name', 'w.hour_start', 'shift_date') }}
+    from {{ zos_application_work('w') }}
+    where {{ touched('w.system_name', 'w.hour_start', 'shift_date') }}
     group by w.system_name, cast(w.hour_start as date)
 ),
 

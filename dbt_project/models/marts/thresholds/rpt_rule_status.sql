@@ -6,7 +6,8 @@
 --                         as it applies to the value's system (effective_thresholds): evaluations =
 --                         values compared, findings = values crossing the limit (for an alarm, the
 --                         rows of rpt_threshold_exceptions)
---   formula               the rows of the model that computes it (formula_models()); no findings
+--   formula               the rows of the model that computes it (formula_models()); for
+--                         rpt_formula_results the cases of the rule's own formulas; no findings
 --   configuration         checked by ingest.capacity.config_checks on a parameter listing, outside
 --                         SQL: `perfdb rules` evaluates them on the parameters of the benchmark runs
 --                         ingested; here they are not evaluable
@@ -103,13 +104,38 @@ threshold_status as (
 ),
 
 formula_status as (
-    {%- for model in formula_models() %}
+    {%- for model in formula_models() if model != 'rpt_formula_results' %}
     select '{{ model }}' as evaluated_by, count(*) as evaluations
     from {{ ref(model) }}
     {%- if not loop.last %}
     union all
     {%- endif %}
     {%- endfor %}
+),
+
+-- a rule of rpt_formula_results: the cases of its own formulas from its own document (a formula may
+-- evaluate several rules, of several documents)
+formula_rules as (
+    {%- for f in formula_definitions() %}
+    {%- set outer = loop %}
+    {%- for rule_id in f.rule_ids %}
+    select '{{ rule_id }}' as rule_id, '{{ f.formula }}' as formula
+    {%- if not (outer.last and loop.last) %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+    {%- endfor %}
+),
+
+formula_result_status as (
+    select formula_rules.rule_id, count(*) as evaluations
+    from formula_rules
+    inner join (select distinct rule_id, document from {{ ref('rules_catalogue') }}) as catalogue
+        on catalogue.rule_id = formula_rules.rule_id
+    inner join {{ ref('rpt_formula_results') }} as results
+        on results.formula = formula_rules.formula
+        and results.document = catalogue.document
+    group by formula_rules.rule_id
 ),
 
 rules as (
@@ -123,6 +149,8 @@ status as (
         rules.*,
         case
             when rules.kind in ('threshold', 'selection') then coalesce(threshold_status.evaluations, 0)
+            when rules.kind = 'formula' and rules.evaluated_by = 'rpt_formula_results'
+                then coalesce(formula_result_status.evaluations, 0)
             when rules.kind = 'formula' then coalesce(formula_status.evaluations, 0)
             else 0
         end as evaluations,
@@ -134,6 +162,9 @@ status as (
     left join formula_status
         on formula_status.evaluated_by = rules.evaluated_by
         and rules.kind = 'formula'
+    left join formula_result_status
+        on formula_result_status.rule_id = rules.rule_id
+        and rules.evaluated_by = 'rpt_formula_results'
 )
 
 select

@@ -1,0 +1,187 @@
+{#-
+    The documents' formulas that rpt_formula_results computes, one entry per formula: its name (the
+    seed reference_formula_inputs' formula), the rows of the rules catalogue it evaluates (variants of
+    one computation share a row: the 3172 VTAM cycles' U_o, U_i, U_r and their sums are 003-F4.1), its
+    words, its result's unit, its inputs and its expression over them (the inputs are columns of that
+    name, doubles). Every number of a worked example is an input row of the seed; a number written here
+    is part of the formula as the document prints it (the 3172 formula's instruction counts, the 40
+    bytes of headers are an input). The Python twins in ingest/capacity/sizing.py are compared with
+    these on the seed's inputs by tests/warehouse/test_formulas.py.
+-#}
+{% macro formula_definitions() %}
+    {%- set u_o = "l_o * (1706 + 1585 + 26 * n_o) / m * 100" %}
+    {%- set u_i = "l_i * (2116 + 763 + 7 * n_i) / m * 100" %}
+    {%- set u_r = "l_r * (2116 + 1706 + 5800 + 26 * n_ro + 7 * n_ri) / m * 100" %}
+    {%- set overhead_mips = "transactions_per_s * overhead_ki / 1000.0 * tv_ratio" %}
+    {%- set vtam = ['l_o', 'n_o', 'l_i', 'n_i', 'm'] %}
+    {%- set routed = ['l_r', 'n_ro', 'n_ri'] %}
+    {%- set tn3270 = ['transactions_per_s', 'overhead_ki', 'tv_ratio'] %}
+    {{ return([
+        {'formula': 'vtam_3172_outbound_bnn', 'rule_ids': ['003-F4.1'], 'unit': '%',
+         'words': 'U_o = L_o x (1706 + 1585 + 26 x N_o) / M x 100 % (BNN outbound)',
+         'inputs': ['l_o', 'n_o', 'm'], 'expression': u_o},
+        {'formula': 'vtam_3172_inbound_bnn', 'rule_ids': ['003-F4.1'], 'unit': '%',
+         'words': 'U_i = L_i x (2116 + 763 + 7 x N_i) / M x 100 % (BNN inbound)',
+         'inputs': ['l_i', 'n_i', 'm'], 'expression': u_i},
+        {'formula': 'vtam_3172_bnn', 'rule_ids': ['003-F4.1'], 'unit': '%',
+         'words': 'U_o + U_i: the increase in processor utilization for VTAM cycles (BNN)',
+         'inputs': vtam, 'expression': u_o ~ ' + ' ~ u_i},
+        {'formula': 'vtam_3172_routed_appn', 'rule_ids': ['003-F4.1'], 'unit': '%',
+         'words': 'U_r = L_r x (2116 + 1706 + 5800 + 26 x n_o + 7 x N_i) / M x 100 % (APPN routed)',
+         'inputs': routed + ['m'], 'expression': u_r},
+        {'formula': 'vtam_3172_total', 'rule_ids': ['003-F4.1'], 'unit': '%',
+         'words': 'U_o + U_i + U_r: the total increase in CPU utilization for VTAM cycles',
+         'inputs': vtam + routed, 'expression': u_o ~ ' + ' ~ u_i ~ ' + ' ~ u_r},
+        {'formula': 'vtam_3172_projected', 'rule_ids': ['003-F4.1'], 'unit': '%',
+         'words': 'busy % with the 3172 = busy % before + U_o + U_i + U_r',
+         'inputs': ['base_pct'] + vtam + routed, 'expression': 'base_pct + ' ~ u_o ~ ' + ' ~ u_i ~ ' + ' ~ u_r},
+        {'formula': 'ecsa_v4r4_kb', 'rule_ids': ['003-F4.6', '003-VT-ST-03'], 'unit': 'KB',
+         'words': 'ECSA = 1.6 MB of modules + per-session K x MNPS sessions + 3K default buffers + 120K TIBUF if MPC+',
+         'inputs': ['modules_kb', 'per_session_kb', 'sessions', 'default_buffers_kb', 'tibuf_kb', 'mpc_plus'],
+         'expression': 'modules_kb + per_session_kb * sessions + default_buffers_kb + tibuf_kb * mpc_plus'},
+        {'formula': 'tn3270_pathlength_ki', 'rule_ids': ['004-bF4.2'], 'unit': 'KI',
+         'words': 'pathlength = utilization x MIPS / txn per s (KI per transaction)',
+         'inputs': ['utilization', 'mips', 'transactions_per_s'],
+         'expression': 'utilization * mips * 1000.0 / transactions_per_s'},
+        {'formula': 'tn3270_overhead_mips', 'rule_ids': ['004-bF4.4'], 'unit': 'MIPS',
+         'words': 'TCP/IP overhead = txn per s x KI per txn / 1000 x T/V ratio',
+         'inputs': tn3270, 'expression': overhead_mips},
+        {'formula': 'tn3270_overhead_pct', 'rule_ids': ['004-bF4.4'], 'unit': '%',
+         'words': 'overhead utilization = overhead MIPS / processor MIPS',
+         'inputs': tn3270 + ['mips'], 'expression': '(' ~ overhead_mips ~ ') / mips * 100'},
+        {'formula': 'tn3270_online_pct', 'rule_ids': ['004-bF4.4'], 'unit': '%',
+         'words': 'online utilization with TN3270 = online % + overhead MIPS / processor MIPS',
+         'inputs': ['online_pct'] + tn3270 + ['mips'], 'expression': 'online_pct + (' ~ overhead_mips ~ ') / mips * 100'},
+        {'formula': 'itrr_by_pathlength', 'rule_ids': ['004-bF4.3'], 'unit': 'ratio',
+         'words': 'ITRR = P / (P + O), O = TCP/IP overhead KI per txn',
+         'inputs': ['pathlength_ki', 'overhead_ki'], 'expression': 'pathlength_ki / (pathlength_ki + overhead_ki)'},
+        {'formula': 'rel_cput_by_pathlength', 'rule_ids': ['004-bF4.3'], 'unit': 'ratio',
+         'words': 'relative CPU time with TCP/IP = (P + O) / P',
+         'inputs': ['pathlength_ki', 'overhead_ki'], 'expression': '(pathlength_ki + overhead_ki) / pathlength_ki'},
+        {'formula': 'tn3270_delta_ms', 'rule_ids': ['004-bF4.1'], 'unit': 'ms',
+         'words': 'Delta/txn = msec/txn (TCP/IP) - msec/txn (VTAM)',
+         'inputs': ['tcpip_ms_per_txn', 'vtam_ms_per_txn'], 'expression': 'tcpip_ms_per_txn - vtam_ms_per_txn'},
+        {'formula': 'itrr_by_cpu_time', 'rule_ids': ['004-bF4.1'], 'unit': 'ratio',
+         'words': 'ITRR = msec/txn (VTAM) / msec/txn (TCP/IP)',
+         'inputs': ['tcpip_ms_per_txn', 'vtam_ms_per_txn'], 'expression': 'vtam_ms_per_txn / tcpip_ms_per_txn'},
+        {'formula': 'ftp_cpu_utilization', 'rule_ids': ['004-bF4.5'], 'unit': 'fraction',
+         'words': "CPU utiliz. = 'KI per KB' x EDR / KIPS of 1 engine",
+         'inputs': ['ki_per_kb', 'kb_per_s', 'kips'], 'expression': 'ki_per_kb * kb_per_s / kips'},
+        {'formula': 'ftp_mips_per_100_kb_s', 'rule_ids': ['004-bR24'], 'unit': 'MIPS',
+         'words': 'MIPS per 100 KB/s = KI per KB x 100 / 1000',
+         'inputs': ['ki_per_kb'], 'expression': 'ki_per_kb * 100 / 1000.0'},
+        {'formula': 'telnetd_buffers', 'rule_ids': ['004-bR18'], 'unit': 'buffers',
+         'words': 'TELNETD_BUFFERS = 1.5 x txn per s',
+         'inputs': ['buffer_factor', 'transactions_per_s'], 'expression': 'buffer_factor * transactions_per_s'},
+        {'formula': 'telnet_getvis_per_100_terminals_kb', 'rule_ids': ['004-bF4.7'], 'unit': 'KB',
+         'words': 'GD + GS = terminals x daemon K + txn per s x 1.5 x 2 x 8K + 1K per terminal',
+         'inputs': ['terminals', 'daemon_kb', 'transactions_per_s', 'buffer_factor', 'buffer_kb', 'shared_kb'],
+         'expression': 'terminals * daemon_kb + transactions_per_s * buffer_factor * buffer_kb + shared_kb'},
+        {'formula': 'telnet_hundreds_of_terminals', 'rule_ids': ['004-bF4.7'], 'unit': 'hundreds of terminals',
+         'words': 'terminals / 100 = available GD + GS / (GD + GS per 100 terminals)',
+         'inputs': ['available_kb', 'per_100_terminals_kb'], 'expression': 'available_kb / per_100_terminals_kb'},
+        {'formula': 'max_tn_daemons', 'rule_ids': ['004-bF4.7'], 'unit': 'daemons',
+         'words': 'max TN daemons = remaining GETVIS-24 / 4K',
+         'inputs': ['remaining_kb', 'daemon_kb'], 'expression': 'floor(remaining_kb / daemon_kb)'},
+        {'formula': 'telnet_buffer_kb', 'rule_ids': ['004-aF13'], 'unit': 'KB',
+         'words': 'Telnet buffer GETVIS = buffers (POOL=NO: daemons; POOL=YES: TELNETD_BUFFERS) x 2 x 8K',
+         'inputs': ['buffers', 'directions', 'buffer_kb'], 'expression': 'buffers * directions * buffer_kb'},
+        {'formula': 'frame_from_max_segment', 'rule_ids': ['004-aF5', '004-aF2'], 'unit': 'bytes',
+         'words': 'frame = MAX_SEGMENT + 40 (MSS = MTU - 40: 20 bytes of IP and 20 of TCP header)',
+         'inputs': ['max_segment', 'header_bytes'], 'expression': 'max_segment + header_bytes'},
+        {'formula': 'bdp_window_kb', 'rule_ids': ['004-aF7'], 'unit': 'KB',
+         'words': 'window >= bandwidth x RTT: KB = MB/s (Mbit/s / 8) x PING ms',
+         'inputs': ['link_mbit_per_s', 'rtt_ms'], 'expression': 'link_mbit_per_s / 8.0 * rtt_ms'},
+        {'formula': 'best_receive_window', 'rule_ids': ['002-F12'], 'unit': 'frames',
+         'words': 'Receive window count = Transmit window count / 2',
+         'inputs': ['transmit_window'], 'expression': 'transmit_window / 2.0'},
+        {'formula': 'repoll_timer_s', 'rule_ids': ['002-F15'], 'unit': 's',
+         'words': 'primary repoll / inactivity time-out > 2 x Y / X (Y frame bits, X link bit/s)',
+         'inputs': ['frame_bytes', 'link_bits_per_s'], 'expression': '2 * frame_bytes * 8 / link_bits_per_s'},
+        {'formula': 'data_rate_kb_s', 'rule_ids': ['002-F18'], 'unit': 'KB/s',
+         'words': 'data rate = file KB / elapsed s (1 MB = 1024 KB)',
+         'inputs': ['file_kb', 'elapsed_s'], 'expression': 'file_kb / elapsed_s'},
+        {'formula': 'csaix_control_block_limit_mb', 'rule_ids': ['002-F5'], 'unit': 'MB',
+         'words': 'CS/AIX kernel control blocks at most 50 % of RAM',
+         'inputs': ['ram_mb', 'control_block_share'], 'expression': 'ram_mb * control_block_share'},
+        {'formula': 'csaix_streams_limit_mb', 'rule_ids': ['002-F5'], 'unit': 'MB',
+         'words': 'CS/AIX STREAMS buffers at most 25 % of RAM',
+         'inputs': ['ram_mb', 'streams_share'], 'expression': 'ram_mb * streams_share'},
+        {'formula': 'thewall_mb', 'rule_ids': ['002-F6'], 'unit': 'MB',
+         'words': 'thewall = 25 % of memory (channel attachment)',
+         'inputs': ['ram_mb', 'thewall_share'], 'expression': 'ram_mb * thewall_share'},
+        {'formula': 'cpu_power_ratio', 'rule_ids': ['001-aF6'], 'unit': 'ratio',
+         'words': 'CPU power ratio = instruction speed-up x software path factor',
+         'inputs': ['instruction_speedup', 'software_path_factor'], 'expression': 'instruction_speedup * software_path_factor'},
+        {'formula': 'message_system_gain_pct', 'rule_ids': ['001-aF7'], 'unit': '%',
+         'words': 'system gain = Message System speed-up gain x its share of the CPU',
+         'inputs': ['message_system_gain', 'message_system_share'],
+         'expression': 'message_system_gain * message_system_share * 100'},
+        {'formula': 'queue_allowance', 'rule_ids': ['001-aF5'], 'unit': 'transactions',
+         'words': 'allowed queue ahead = (R - S) / S, S = service ms / speed-up',
+         'inputs': ['response_ms', 'service_ms', 'speedup'],
+         'expression': '(response_ms - service_ms / speedup) / (service_ms / speedup)'},
+        {'formula': 'tps_per_cpu', 'rule_ids': ['001-bF11'], 'unit': 'tx/s',
+         'words': 'throughput per CPU at utilization U = U x 1000 ms / CPU ms per transaction',
+         'inputs': ['utilization', 'cpu_ms_per_transaction'], 'expression': 'utilization * 1000.0 / cpu_ms_per_transaction'},
+        {'formula': 'tps_per_cpu_of_test', 'rule_ids': ['001-bF12'], 'unit': 'tx/s',
+         'words': 'throughput per CPU = transactions / period / CPUs',
+         'inputs': ['transactions', 'period_s', 'cpus'], 'expression': 'transactions / period_s / cpus'},
+        {'formula': 'component_saving_pct', 'rule_ids': ['001-bF13'], 'unit': '%',
+         'words': "a component's saving as a share of the transaction = (before - after) / total",
+         'inputs': ['component_before', 'component_after', 'total'],
+         'expression': '(component_before - component_after) / total * 100'},
+        {'formula': 'relative_change_pct', 'rule_ids': ['000-F2', '001-bF14', '001-bF15', '001-bF16'], 'unit': '%',
+         'words': 'change = (new - old) / old (a reduction is negative)',
+         'inputs': ['old_value', 'new_value'], 'expression': '(new_value - old_value) / old_value * 100'},
+        {'formula': 'cost_ratio', 'rule_ids': ['001-bF17'], 'unit': 'ratio',
+         'words': 'cost ratio = CPU ms of one transaction / CPU ms of the other',
+         'inputs': ['numerator', 'denominator'], 'expression': 'numerator / denominator'},
+        {'formula': 'comm_transaction_rate', 'rule_ids': ['001-aF27'], 'unit': 'tx/s',
+         'words': 'transaction rate = terminals x transactions per terminal / elapsed s',
+         'inputs': ['terminals', 'transactions_per_terminal', 'elapsed_s'],
+         'expression': 'terminals * transactions_per_terminal / elapsed_s'},
+        {'formula': 'line_handler_cpu_ms_per_transaction', 'rule_ids': ['001-aF28'], 'unit': 'ms',
+         'words': 'CPU ms per transaction = line-handler CPU BUSY (ms per s) / transactions per s',
+         'inputs': ['cpu_busy_ms_per_s', 'transactions_per_s'], 'expression': 'cpu_busy_ms_per_s / transactions_per_s'},
+        {'formula': 'elapsed_s', 'rule_ids': ['001-aF29'], 'unit': 's',
+         'words': 'elapsed = time last terminal stopped - time first terminal started',
+         'inputs': ['first_started_s', 'last_stopped_s'], 'expression': 'last_stopped_s - first_started_s'},
+        {'formula': 'tournament_records', 'rule_ids': ['001-aF25'], 'unit': 'records',
+         'words': 'a tournament tree of height h holds 2**h + 1 records',
+         'inputs': ['height'], 'expression': 'power(2, height) + 1'},
+        {'formula': 'tape_throughput_kb_s', 'rule_ids': ['001-bF18'], 'unit': 'KB/s',
+         'words': 'tape throughput = record size / time of steps 1-4',
+         'inputs': ['record_kb', 'record_ms'], 'expression': 'record_kb / record_ms * 1000'},
+        {'formula': 'tape_write_ms_per_kb', 'rule_ids': ['001-bF19'], 'unit': 'ms/KB',
+         'words': 'tape write time per KB = record write time / record size',
+         'inputs': ['record_ms', 'record_kb'], 'expression': 'record_ms / record_kb'},
+        {'formula': 'ru_bytes', 'rule_ids': ['000-F8'], 'unit': 'bytes',
+         'words': "RUSIZES byte X'me' = m x 2**e bytes",
+         'inputs': ['mantissa', 'exponent'], 'expression': 'mantissa * power(2, exponent)'},
+    ]) }}
+{% endmacro %}
+
+{#- A formula input as rpt_formula_results shows it: a whole number without a fraction (400, not 400.0 nor
+    Spark's 4.0E2), any other to 6 places. -#}
+{% macro formula_number_text(x) -%}
+    coalesce(case
+        when ({{ x }}) = floor({{ x }}) and abs({{ x }}) < 1e15
+            then cast(cast({{ x }} as bigint) as {{ dbt.type_string() }})
+        else cast(round({{ x }}, 6) as {{ dbt.type_string() }})
+    end, 'missing')
+{%- endmacro %}
+
+{#- The catalogue rows a case of formula f evaluates, `;`-separated: those of the case's document (a rule_id
+    starts with its document's number), for a formula that serves rules of several documents
+    (relative_change_pct: 000-F2 and three of 001). -#}
+{% macro formula_rule_ids(f, document) -%}
+    {%- set by_document = {} %}
+    {%- for rule_id in f.rule_ids %}{% do by_document.setdefault(rule_id[:3], []).append(rule_id) %}{% endfor %}
+    {%- if by_document | length == 1 -%}
+        '{{ f.rule_ids | join(";") }}'
+    {%- else -%}
+        case {{ document }}
+        {%- for doc, rule_ids in by_document.items() %} when '{{ doc }}' then '{{ rule_ids | join(";") }}'{% endfor %} end
+    {%- endif %}
+{%- endmacro %}

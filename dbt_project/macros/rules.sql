@@ -4,9 +4,17 @@
     {{ return(['fct_cpu_shift', 'fct_cpu_monthly', 'fct_process_shift', 'rpt_process_activity', 'fct_benchmark_run']) }}
 {% endmacro %}
 
+{#- The models that evaluate a rule of the catalogue on every program, process or file it applies to, one row
+    per evaluation with its rule_id and whether it fired (a diagnostic row's evaluated_by, or a threshold's
+    whose limit such a model compares): rpt_rule_status counts their rows as the rule's evaluations and
+    findings. -#}
+{% macro diagnostic_models() %}
+    {{ return(['rpt_app_diagnostics']) }}
+{% endmacro %}
+
 {#- What may evaluate a rule of the catalogue: the threshold marts, ingest.capacity.config_checks, and
-    the models of formula_models(). -#}
+    the models of formula_models() and diagnostic_models(). -#}
 {% macro rule_evaluators() %}
     {{ return(['rpt_threshold_exceptions', 'rpt_busy_process', 'rpt_process_activity', 'config_checks']
-              + formula_models()) }}
+              + formula_models() + diagnostic_models()) }}
 {% endmacro %}

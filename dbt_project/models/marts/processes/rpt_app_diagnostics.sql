@@ -24,20 +24,21 @@ process_days as (
         system_name, report_date, cpu_num, pin, program_file_name,
         max(process_name) as process_name,
         sum(file_open_call_count) as file_open_call_count,
-        min({{ per_s('messages_sent_count', 'delta_time_us') }}) as min_interval_io_per_s
+        min({{ per_s('messages_sent_count', 'delta_time_us') }}) as min_interval_io_per_s,
+        cast(null as {{ dbt.type_string() }}) as file_name
     from process_records
     group by system_name, report_date, cpu_num, pin, program_file_name
 ),
 
 activity as (
-    select *
+    select *, cast(null as {{ dbt.type_string() }}) as file_name
     from {{ ref('rpt_process_activity') }}
     where is_application
         and {{ touched('system_name', 'report_date', 'day') }}
 ),
 
 busy_applications as (
-    select busy.*
+    select busy.*, cast(null as {{ dbt.type_string() }}) as file_name
     from {{ ref('rpt_busy_process') }} as busy
     inner join activity
         on activity.system_name = busy.system_name
@@ -47,10 +48,21 @@ busy_applications as (
         and activity.program_file_name = busy.program_file_name
 ),
 
+programs as (
+    select
+        system_name, report_date, program_file_name, process_count,
+        cast(null as {{ dbt.type_string() }}) as process_name, cast(null as integer) as cpu_num,
+        cast(null as integer) as pin, cast(null as {{ dbt.type_string() }}) as file_name
+    from {{ ref('rpt_process_summary') }}
+    where {{ touched('system_name', 'report_date', 'day') }}
+),
+
 files as (
     select
         logical.system_name, logical.report_date, logical.file_name,
-        cast(logical.write_count as double) / nullif(physical.block_split_count, 0) as writes_per_block_split
+        cast(logical.write_count as double) / nullif(physical.block_split_count, 0) as writes_per_block_split,
+        cast(null as {{ dbt.type_string() }}) as program_file_name, cast(null as {{ dbt.type_string() }}) as process_name,
+        cast(null as integer) as cpu_num, cast(null as integer) as pin
     from {{ ref('rpt_file_summary') }} as logical
     inner join {{ ref('rpt_discopen_summary') }} as physical
         on physical.system_name = logical.system_name
@@ -61,35 +73,16 @@ files as (
 ),
 
 measured as (
-    {%- set process_sources = [
-        ('process_activity', 'io_per_trans', 'activity'),
-        ('app_process', 'cpu_per_io_s', 'activity'),
-        ('app_process', 'priority', 'busy_applications'),
-        ('app_process', 'file_open_call_count', 'process_days'),
-        ('app_process', 'min_interval_io_per_s', 'process_days'),
-    ] %}
-    {%- for entity, metric, relation in process_sources %}
+    {%- for entity, metric, relation in app_diagnostic_metrics() %}
     select
         system_name, report_date, '{{ entity }}' as entity, '{{ metric }}' as metric,
         cast({{ metric }} as double) as metric_value,
-        program_file_name, process_name, cpu_num, pin, cast(null as {{ dbt.type_string() }}) as file_name
+        program_file_name, process_name, cpu_num, pin, file_name
     from {{ relation }}
+    {%- if not loop.last %}
     union all
+    {%- endif %}
     {%- endfor %}
-    select
-        system_name, report_date, 'app_program' as entity, 'process_count' as metric,
-        cast(process_count as double) as metric_value,
-        program_file_name, cast(null as {{ dbt.type_string() }}) as process_name, cast(null as integer) as cpu_num,
-        cast(null as integer) as pin, cast(null as {{ dbt.type_string() }}) as file_name
-    from {{ ref('rpt_process_summary') }}
-    where {{ touched('system_name', 'report_date', 'day') }}
-    union all
-    select
-        system_name, report_date, 'app_file' as entity, 'writes_per_block_split' as metric,
-        writes_per_block_split as metric_value,
-        cast(null as {{ dbt.type_string() }}) as program_file_name, cast(null as {{ dbt.type_string() }}) as process_name,
-        cast(null as integer) as cpu_num, cast(null as integer) as pin, file_name
-    from files
 ),
 
 rules as (

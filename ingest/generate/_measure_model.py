@@ -9,6 +9,10 @@ What it models, and why each shape is there (seed 001, "How to set up a performa
   in shift 2; a nightly batch bump in shift 3), a weekday/weekend pattern, month-on-month growth and
   day-to-day noise. A few CPUs carry more than their share (busy processes placed on them), so they
   cross the 70 % BUSY threshold and queue, swap and spread the way Figure 1 of the article shows.
+* Each symptom of the application article's Table 1 has one planted culprit (``_measure_inventory``: a
+  utility started hourly in a new PIN, a table-scanning server, a server opening its files per transaction,
+  a polling spooler, a file loaded without slack), in programs only the larger system runs; a block splits
+  only when a record is inserted.
 * Counters are in raw contract units (``docs/measure_raw_contract.md``): busy µs = busy fraction x
   delta_time; queue µs·items = average queue length x delta_time; counts are per-interval counts.
   The entities agree with each other: a CPU's busy time is its processes' busy time plus system

@@ -20,6 +20,13 @@
         and coalesce(error_code, 0) <= 0
 {% endmacro %}
 
+{#- The measured records of the days a day model rebuilds, with the calendar day each begins in. -#}
+{% macro measured_day_records(relation) %}
+    select *, cast(interval_start as date) as report_date
+    from ({{ measured_records(relation) }}) as measured
+    where {{ touched('system_name', 'interval_start', 'day') }}
+{% endmacro %}
+
 {#- King 1986, Fig. 5: what a MEASURE counter means over the measured time `over` (microseconds; by
     default the DELTA-TIME summed over the rows aggregated). Busy counters hold microseconds busy
     (BUSY := CPU-BUSY-TIME / (DELTA-TIME / 100)), queue counters queue length x microseconds

@@ -1,6 +1,6 @@
 -- A threshold on a metric that no model measures would never fire: every rule must name a column
 -- its entity's model compares (rpt_busy_process for `busy_process`, rpt_process_activity's
--- io_per_trans for `process_activity`, the shift facts of
+-- io_per_trans for `process_activity`, rpt_app_diagnostics's app_diagnostic_metrics(), the shift facts of
 -- shift_rule_targets() and the network marts of network_rule_targets()).
 select
     rule_id,
@@ -11,6 +11,9 @@ from {{ ref('thresholds') }}
 where not (
     (entity = 'busy_process' and metric in ('{{ busy_process_metrics() | join("', '") }}'))
     or (entity = 'process_activity' and metric = 'io_per_trans')
+    {%- for entity, metric, _ in app_diagnostic_metrics() %}
+    or (entity = '{{ entity }}' and metric = '{{ metric }}')
+    {%- endfor %}
     {%- for entity, target in shift_rule_targets().items() %}
     or (entity = '{{ entity }}' and metric in ('{{ target.metrics | join("', '") }}'))
     {%- endfor %}

@@ -9,6 +9,10 @@ What it models, and why each shape is there (seed 001, "How to set up a performa
   in shift 2; a nightly batch bump in shift 3), a weekday/weekend pattern, month-on-month growth and
   day-to-day noise. A few CPUs carry more than their share (busy processes placed on them), so they
   cross the 70 % BUSY threshold and queue, swap and spread the way Figure 1 of the article shows.
+* Each symptom of the application article's Table 1 has one planted culprit (``_measure_inventory``: a
+  utility started hourly in a new PIN, a table-scanning server, a server opening its files per transaction,
+  a polling spooler, a file loaded without slack), in programs only the larger system runs; a block splits
+  only when a record is inserted.
 * Counters are in raw contract units (``docs/measure_raw_contract.md``): busy µs = busy fraction x
   delta_time; queue µs·items = average queue length x delta_time; counts are per-interval counts.
   The entities agree with each other: a CPU's busy time is its processes' busy time plus system
@@ -35,8 +39,15 @@ from ingest.formats.measure import tables as measure_tables
 from ingest.generate._measure_inventory import (
     ALTKEY_FILES,
     BATCH_PROFILE,
+    CREATED_HOURLY_FIRST_PIN,
+    CREATED_HOURLY_PROGRAM,
     ONLINE_PROFILE,
+    OPENS_PER_TRANSACTION_PROGRAM,
     OTHER_OVERHEAD,
+    POLLING_MESSAGES_PER_S,
+    POLLING_PROGRAM,
+    SPLIT_PRONE_FILES,
+    SPLITS_PER_INSERT,
     SYSTEM_LOAD,
     SYSTEM_PROFILE,
     SystemSpec,
@@ -206,7 +217,8 @@ class MeasureModel:
             [np.rint(trans * P.io_per_trans), tcp_trans, busy_s * 80.0 * P.recv_factor, received * 0.05],
             default=busy_s * 5.0,
         )
-        sent = np.rint(sent)
+        polling = np.array([program == POLLING_PROGRAM for program in P.program])
+        sent = np.rint(sent + np.where(polling, POLLING_MESSAGES_PER_S * 3600.0, 0.0))
         # $RECEIVE queue: a server takes no new request while it runs, waits to run or waits for its
         # disc I/Os; requests arriving meanwhile queue (M/M/1 waiting line rho^2/(1-rho))
         occupied = np.minimum(ready + np.where(kind == "server", trans * P.io_per_trans * P.io_wait_s / 3600.0, 0.0), 0.9)
@@ -220,9 +232,13 @@ class MeasureModel:
         recv_max = np.where(received > 0, np.ceil(recv_aql * rng.uniform(2.0, 4.0, (24, n))) + 1, 0)
         checkpoints = np.where(np.isin(kind, ["tcp", "pathmon", "dp2"]), rng.poisson(received * 0.3), 0)
         opens = np.where(np.isin(kind, ["utility", "batch"]), rng.poisson(3.0, (24, n)), rng.poisson(0.05, (24, n)))
+        opens_each_transaction = np.array([program.endswith("." + OPENS_PER_TRANSACTION_PROGRAM) for program in P.program])
+        opens = np.where(opens_each_transaction, opens + trans, opens)
+        created_hourly = np.array([program == CREATED_HOURLY_PROGRAM for program in P.program])
+        pins = np.where(created_hourly, CREATED_HOURLY_FIRST_PIN + np.arange(24)[:, None], P.pin[None, :])
         cols = self._header(day, P.cpu)
         cols.update(
-            pin=self._repeat(P.pin.tolist()),
+            pin=pins.ravel().tolist(),
             process_name=self._repeat(P.name),
             priority=self._repeat(P.priority.tolist()),
             program_file_name=self._repeat(P.program),
@@ -474,6 +490,7 @@ class MeasureModel:
         driver_in = np.rint(np.where(alt, (w + dl) * 1.2, (r + u) * levels))
         driver_out = np.where(alt, w + dl, w + u + dl)
         blocked = rng.binomial((r + w + u + dl).astype(np.int64), 0.002)
+        split_rate = np.array([SPLIT_PRONE_FILES.get(name.rsplit(".", 1)[1], SPLITS_PER_INSERT) for name in d_name])
         cols_d = self._header(day, inv.disc_cpu[np.array(d_disc)])
         cols_d.update(
             opener_cpu=self._repeat(P.cpu[f_proc_a[src]].tolist()),
@@ -483,7 +500,8 @@ class MeasureModel:
             driver_output_calls=self._flat(driver_out),
             cache_hits=self._flat(rng.binomial(driver_in.astype(np.int64), hit)),
             cache_write_hits=self._flat(rng.binomial(driver_out.astype(np.int64), 0.3)),
-            block_splits=self._flat(rng.binomial(driver_out.astype(np.int64), 1.0 / 29.0)),
+            # a block splits only when a record is inserted (WRITES, L2392), never on an update or delete
+            block_splits=self._flat(rng.binomial(w.astype(np.int64), split_rate)),
             requests=self._flat(np.where(alt, w + dl, r + w + u + dl)),
             requests_blocked=self._flat(blocked),
             lockwait_time=self._flat(blocked * rng.uniform(20_000, 300_000, blocked.shape)),

@@ -16,8 +16,15 @@ from read_only_db import dict_rows
 pytestmark = pytest.mark.slow
 
 # the thresholds seed as it was before the catalogue (rule_id, system, entity, command, metric, operator, limit,
-# severity): the model over the catalogue must give the threshold marts these rows
+# severity), and the Table 1 rules rpt_app_diagnostics compares: the model over the catalogue must give the
+# threshold marts these rows
 THRESHOLDS = [
+    ("001-b6.4-10", "*", "app_program", "*", "process_count", ">", 12.0, "warning"),
+    ("001-b6.4-11", "*", "app_file", "*", "writes_per_block_split", "<", 10.0, "warning"),
+    ("001-b6.4-9", "*", "app_process", "*", "priority", ">", 185.0, "warning"),
+    ("001-tab1-3", "*", "app_process", "*", "cpu_per_io_s", ">", 0.03, "warning"),
+    ("001-tab1-7", "*", "app_process", "*", "min_interval_io_per_s", ">", 20.0, "warning"),
+    ("001-tab1-8", "*", "app_process", "*", "file_open_call_count", ">", 1000.0, "warning"),
     ("AIX-M-01", "*", "buffer_pool", "netstat -m", "requests_failed_count", ">", 0.0, "warning"),
     ("AIX-M-02", "*", "buffer_pool", "netstat -m", "requests_delayed_count", ">", 0.0, "info"),
     ("BUSY-PROC-1", "*", "busy_process", "*", "cpu_busy_s", ">", 60.0, None),
@@ -112,9 +119,9 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     for r in everything:
         counts = by_document.setdefault(r["document"], [0, 0])
         counts[r["status"] == "evaluated"] += 1
-    # [not evaluable, evaluated] per document: 87 of the 336 rules run on the demo (38 of them formulas of
-    # rpt_formula_results)
-    assert by_document == {"000": [72, 7], "001": [52, 39], "002": [37, 13], "003": [11, 5], "004": [77, 18],
+    # [not evaluable, evaluated] per document: 93 of the 339 rules run on the demo (38 of them formulas of
+    # rpt_formula_results, 9 diagnostics of rpt_app_diagnostics)
+    assert by_document == {"000": [72, 7], "001": [49, 45], "002": [37, 13], "003": [11, 5], "004": [77, 18],
                            "formats": [0, 5]}
 
 

@@ -14,5 +14,6 @@ select
     title as rule,
     source
 from {{ ref('rules_catalogue') }}
-where kind in ('threshold', 'selection')
+-- a diagnostic rule a diagnostic model compares with a limit is read the same way
+where (kind in ('threshold', 'selection') or evaluated_by in ('{{ diagnostic_models() | join("', '") }}'))
     and evaluated_by is not null

@@ -8,6 +8,9 @@
 --                         rows of rpt_threshold_exceptions)
 --   formula               the rows of the model that computes it (formula_models()); for
 --                         rpt_formula_results the cases of the rule's own formulas; no findings
+--   diagnostic            a rule whose evaluated_by is a model of diagnostic_models() (a diagnostic row
+--                         or a threshold whose limit such a model compares): that model's rows of the
+--                         rule, findings = the rows where it fired
 --   configuration         checked by ingest.capacity.config_checks on a parameter listing, outside
 --                         SQL: `perfdb rules` evaluates them on the parameters of the benchmark runs
 --                         ingested; here they are not evaluable
@@ -138,6 +141,22 @@ formula_result_status as (
     group by formula_rules.rule_id
 ),
 
+diagnostic_status as (
+    {%- for model in diagnostic_models() %}
+    select
+        '{{ model }}' as evaluated_by,
+        rule_id,
+        count(*) as evaluations,
+        count(distinct system_name) as systems,
+        sum(case when fired then 1 else 0 end) as findings
+    from {{ ref(model) }}
+    group by rule_id
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+),
+
 rules as (
     select *
     from {{ ref('rules_catalogue') }}
@@ -148,17 +167,28 @@ status as (
     select
         rules.*,
         case
+            when rules.evaluated_by in ('{{ diagnostic_models() | join("', '") }}')
+                then coalesce(diagnostic_status.evaluations, 0)
             when rules.kind in ('threshold', 'selection') then coalesce(threshold_status.evaluations, 0)
             when rules.kind = 'formula' and rules.evaluated_by = 'rpt_formula_results'
                 then coalesce(formula_result_status.evaluations, 0)
             when rules.kind = 'formula' then coalesce(formula_status.evaluations, 0)
             else 0
         end as evaluations,
-        case when rules.kind in ('threshold', 'selection') then threshold_status.systems end as systems,
-        case when rules.kind in ('threshold', 'selection') then threshold_status.findings end as findings
+        case
+            when diagnostic_status.rule_id is not null then diagnostic_status.systems
+            when rules.kind in ('threshold', 'selection') then threshold_status.systems
+        end as systems,
+        case
+            when diagnostic_status.rule_id is not null then diagnostic_status.findings
+            when rules.kind in ('threshold', 'selection') then threshold_status.findings
+        end as findings
     from rules
     left join threshold_status
         on threshold_status.rule_id = rules.rule_id
+    left join diagnostic_status
+        on diagnostic_status.rule_id = rules.rule_id
+        and diagnostic_status.evaluated_by = rules.evaluated_by
     left join formula_status
         on formula_status.evaluated_by = rules.evaluated_by
         and rules.kind = 'formula'

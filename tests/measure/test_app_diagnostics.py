@@ -1,0 +1,88 @@
+"""Glasstone 1986, Table 1 on the demo warehouse: ``marts.rpt_app_diagnostics`` flags exactly the exceptions
+the demo generator plants in \\PROD1 (``ingest.generate._measure_inventory``: a FUP started every hour, a
+table-scanning MSGSRV, the QP at priority 190, a CSPOOL polling without DELAY, an RPTSRV opening its files
+for every transaction, an ORDERS file loaded without slack) and nothing else, and ``marts.rpt_rule_status``
+counts its rows as the rules' evaluations; ``marts.rpt_process_file_activity`` joins each file opener's
+FILE records to its process.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.warehouse import serving
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def db(demo_home):
+    con = serving.connect_serving(demo_home)
+    yield con
+    con.close()
+
+
+def test_each_rule_fires_on_its_planted_exception_only(db):
+    days = db.execute("select count(distinct report_date) from marts.rpt_app_diagnostics "
+                      "where system_name = '\\PROD1'").fetchone()[0]
+    assert days == 60
+    fired = db.execute(
+        "select rule_id, system_name, coalesce(program_file_name, file_name), count(*) "
+        "from marts.rpt_app_diagnostics where fired and rule_id not like 'PROC-ACT-%' "
+        "group by all order by rule_id").fetchall()
+    assert fired == [
+        ("001-b6.4-10", "\\PROD1", "$SYSTEM.SYS01.FUP", days),  # 24 processes a day
+        ("001-b6.4-11", "\\PROD1", "$DATA04.APPDB.ORDERS", days),  # a split for one insert in four
+        ("001-b6.4-9", "\\PROD1", "$SYSTEM.SYSTEM.QP", days),  # priority 190
+        ("001-tab1-3", "\\PROD1", "$PROGS.SERVER2.MSGSRV", days),  # 0.04 CPU seconds per I/O
+        ("001-tab1-7", "\\PROD1", "$SYSTEM.SYSTEM.CSPOOL", days),  # 40 messages a second, every hour
+        ("001-tab1-8", "\\PROD1", "$PROGS.SERVER2.RPTSRV", days),  # an open per transaction
+    ]
+    # a small minority of the evaluations: (evaluated, fired) per rule
+    counts = dict(((r, (n, f)) for r, n, f in db.execute(
+        "select rule_id, count(*), count(*) filter (where fired) from marts.rpt_app_diagnostics "
+        "group by rule_id").fetchall()))
+    assert counts == EVALUATED
+    status = {r: (s, n, f) for r, s, n, f in db.execute(
+        "select rule_id, status, evaluations, findings from marts.rpt_rule_status "
+        "where evaluated_by = 'rpt_app_diagnostics'").fetchall()}
+    assert status == {rule: ("evaluated", n, f) for rule, (n, f) in EVALUATED.items() if not rule.startswith("PROC-ACT")}
+
+
+# (evaluations, findings) per rule on the demo, 60 days of \PROD1 and \DEV1: 30 programs a day (the FUP's
+# 24 processes are one program), 69 processes a day (\PROD1's 31 and 24 FUPs, \DEV1's 14), 24 application
+# processes a day (all of them busy), 5 disc files written a day. The I/Os per transaction rules are
+# rpt_process_activity's (an application process's, mirrored here): the batch jobs above 20, the MSGSRV and
+# four servers whose I/Os per transaction the generator draws below 5
+EVALUATED = {
+    "001-b6.4-10": (1800, 60),
+    "001-b6.4-11": (300, 60),
+    "001-b6.4-9": (1440, 60),
+    "001-tab1-3": (1440, 60),
+    "001-tab1-7": (4140, 60),
+    "001-tab1-8": (4140, 60),
+    "PROC-ACT-HI": (1440, 240),
+    "PROC-ACT-LO": (1440, 300),
+}
+
+
+def test_block_splits_come_from_inserts_only(db):
+    # an update or delete never splits a block (L2392): files only updated or read have none
+    rows = db.execute(
+        "select d.file_name, sum(d.block_split_count), sum(f.write_count) from marts.rpt_discopen_summary as d "
+        "inner join marts.rpt_file_summary as f using (system_name, report_date, file_name) "
+        "group by d.file_name having sum(f.write_count) = 0").fetchall()
+    assert rows and all(splits == 0 for _, splits, _ in rows)
+
+
+def test_file_activity_subtotals_are_the_process_files_sums(db):
+    mismatched = db.execute(
+        "select system_name, report_date, cpu_num, pin, process_from from marts.rpt_process_file_activity "
+        "group by all having max(read_subtotal) <> sum(read_count) or min(read_subtotal) <> sum(read_count) "
+        "or max(write_subtotal) <> sum(write_count) or max(info_call_subtotal) <> sum(info_call_count)").fetchall()
+    assert mismatched == []
+    # every disc FILE record of the demo has its opener among the processes
+    joined, records = db.execute(
+        "select (select sum(read_count + write_count) from marts.rpt_process_file_activity), "
+        "(select sum(read_count + write_count) from staging.stg_measure__file where device_type = 3)").fetchone()
+    assert joined == records > 0

@@ -19,8 +19,9 @@ too few cells or no parameter name is rejected with its line.
 from __future__ import annotations
 
 import csv
-import io
 
+from ingest.formats.base import FormatError
+from ingest.formats.capture import MAX_LINE_CHARS
 from ingest.formats.listings.reader import ListingParser, Parsed, head_text
 from ingest.formats.listings.settings import csv_header, csv_settings
 
@@ -29,12 +30,31 @@ class CsvListing(ListingParser):
     format = "listing.csv"
 
     def sniff(self, head: bytes, name: str) -> bool:
-        first = next(csv.reader(io.StringIO(head_text(head).split("\n", 1)[0])), [])
-        return csv_header(first) is not None
+        return csv_header(_cells(head_text(head).split("\n", 1)[0].rstrip("\r")) or []) is not None
 
     def settings(self, text: str, node: str) -> Parsed:
-        rows = list(csv.reader(io.StringIO(text)))
-        yield from csv_settings(csv_header(rows[0]), rows[1:], default_node=node)
+        lines = text.replace("\r", "").split("\n")
+        header = csv_header(_cells(lines[0]) or [])
+        if header is None:
+            raise FormatError("expected a header with the columns parameter and value (optionally unit and node), "
+                              f"found {lines[0][:80]!r}", line=1)
+        for number, line in enumerate(lines[1:], start=2):
+            # one row a line: a listing's values are short, so a quoted cell never spans lines
+            cells = _cells(line)
+            if cells is None:
+                yield number, f"expected a CSV row of at most {MAX_LINE_CHARS:,} characters, found {len(line):,}"
+            else:
+                yield from csv_settings(header, [cells], default_node=node, first_line=number)
+
+
+def _cells(line: str) -> list[str] | None:
+    """The cells of one CSV line; None for a line no listing prints (too long, or a quote the csv module refuses)."""
+    if len(line) > MAX_LINE_CHARS:
+        return None
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error:
+        return None
 
 
 PARSER = CsvListing()

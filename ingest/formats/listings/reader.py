@@ -19,7 +19,7 @@ from typing import Iterator
 import pyarrow as pa
 
 from ingest.formats.base import BATCH_ROWS, UTF8_BOM, Batch, FormatError, ParseContext
-from ingest.formats.capture import HEADER_RE, file_name_info
+from ingest.formats.capture import HEADER_RE, MAX_LINE_CHARS, file_name_info
 from ingest.formats.listings.settings import Setting, setting
 from ingest.formats.listings.tables import PARAMETER_LISTINGS, TABLES
 
@@ -104,6 +104,7 @@ class LineListing(ListingParser):
                 node = header["host"]
             if not stripped or stripped.startswith("#"):
                 continue
-            m = self.LINE.match(raw)
+            # a pattern is neither meant for nor fast on a line of megabytes (two lines run together)
+            m = self.LINE.match(raw) if len(raw) <= MAX_LINE_CHARS else None
             yield number, (setting(node, m["name"], m["value"], None, number) if m
                            else f"expected {self.expected}, found {stripped[:80]!r}")

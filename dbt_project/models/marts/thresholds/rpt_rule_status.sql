@@ -7,9 +7,8 @@
 --                         values compared, findings = values crossing the limit (for an alarm, the
 --                         rows of rpt_threshold_exceptions)
 --   formula               the rows of the model that computes it (formula_models()); no findings
---   configuration         checked by ingest.capacity.config_checks on a parameter listing, outside
---                         SQL: `perfdb rules` evaluates them on the parameters of the benchmark runs
---                         ingested; here they are not evaluable
+--   configuration         the rows of rpt_config_findings: evaluations = the rule's evaluations on the
+--                         listings loaded, systems = nodes, findings = evaluations that fired
 -- One row per rule_id (a system's own row of a rule is part of its evaluations, not a rule of its own).
 {%- set shift_targets = shift_rule_targets() %}
 {%- set network_entities = network_rule_targets().keys() | list %}
@@ -112,6 +111,16 @@ formula_status as (
     {%- endfor %}
 ),
 
+config_status as (
+    select
+        rule_id,
+        count(*) as evaluations,
+        count(distinct node) as systems,
+        sum(case when fired then 1 else 0 end) as findings
+    from {{ ref('rpt_config_findings') }}
+    group by rule_id
+),
+
 rules as (
     select *
     from {{ ref('rules_catalogue') }}
@@ -124,13 +133,18 @@ status as (
         case
             when rules.kind in ('threshold', 'selection') then coalesce(threshold_status.evaluations, 0)
             when rules.kind = 'formula' then coalesce(formula_status.evaluations, 0)
+            when rules.kind = 'configuration' then coalesce(config_status.evaluations, 0)
             else 0
         end as evaluations,
-        case when rules.kind in ('threshold', 'selection') then threshold_status.systems end as systems,
-        case when rules.kind in ('threshold', 'selection') then threshold_status.findings end as findings
+        coalesce(threshold_status.systems, config_status.systems) as systems,
+        coalesce(threshold_status.findings, config_status.findings) as findings
     from rules
     left join threshold_status
         on threshold_status.rule_id = rules.rule_id
+        and rules.kind in ('threshold', 'selection')
+    left join config_status
+        on config_status.rule_id = rules.rule_id
+        and rules.kind = 'configuration'
     left join formula_status
         on formula_status.evaluated_by = rules.evaluated_by
         and rules.kind = 'formula'
@@ -152,7 +166,7 @@ select
     case when evaluations > 0 then findings end as findings,
     case
         when evaluations > 0 then null
-        when evaluated_by is not null and kind <> 'configuration' then 'no ' || input || ' in the warehouse yet: ' || provided_by
+        when evaluated_by is not null then 'no ' || input || ' in the warehouse yet: ' || provided_by
         else 'needs ' || input || ': ' || provided_by
     end as reason,
     input,

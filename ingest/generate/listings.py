@@ -8,10 +8,12 @@
   document's). The tuned listing follows every configuration rule, the baseline breaks those the document
   tunes away (SLODOWN 50, UNITSZ 384, pacing windows of 3, adapter queues of 30).
 * ``aix01`` (AIX with CS/AIX): ``no -a``, ``lsattr -El tok0`` (transmit queue still at its default 30, the
-  receive queue at 150) and its CS/AIX link station and mode (a receive window of 8 frames against an NCP,
-  whose MAXOUT is 7; a receive pacing window of 4);
+  receive queue at 150), ``lsattr -El sys0`` (256 MB) and its CS/AIX link station and mode (a receive window
+  of 8 frames against an NCP, whose MAXOUT is 7; a receive pacing window of 4);
 * ``SYSA`` (z/OS with VTAM and an NCP): HPR without MPC+ and an IOBUF of 3992 (seed 003: too big for two in
-  an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU.
+  an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU;
+* ``VSE1`` (TCP/IP for VSE): the values its IPINIT member SETs, REUSE_SIZE 5 among them (seed 004: below the
+  default 10, more GETVIS/FREEVIS).
 
 Each breaks some rules and follows others; ``rpt_config_findings`` and ``perfdb report capacity --config``
 find the same. ``demo(home, seed)`` writes them into ``home/landing/listings``, landed with the first night
@@ -30,9 +32,9 @@ from ingest.cli_options import add_seed, output_dir, subcommand
 from ingest.generate._landing import landed
 from ingest.home import Home
 
-HELP = "parameter listings (seed 000 Appendix A, no -a, lsattr -El, VTAM/NCP, CS/AIX) of the demo's systems"
+HELP = "parameter listings (seed 000 Appendix A, no -a, lsattr -El, VTAM/NCP, CS/AIX, VSE) of the demo's systems"
 DESCRIPTION = """Seed 000's baseline and tuned Appendix A listings as the document prints them, and a listing of each demo
-system (AIX no -a and lsattr -El, CS/AIX, VTAM and NCP) that breaks some configuration rules and follows others."""
+system (AIX no -a and lsattr -El, CS/AIX, VTAM and NCP, VSE's IPINIT) that breaks some configuration rules and follows others."""
 
 REFERENCE = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "reference" / "reference_parameters_000_appc_tuning.csv"
 LANDED_AFTER = dt.date(2026, 1, 5)  # the demo's first day (ingest.generate.commands.DEMO_START)
@@ -47,6 +49,12 @@ AIX_TOK0 = [  # (attribute, value, description, user settable) as lsattr -El pri
     ("rec_que_size", "150", "RECEIVE queue size", "True"),
     ("ring_speed", "16", "RING speed", "True"),
     ("attn_mac", "no", "Receive ATTENTION MAC frame", "True"),
+]
+AIX_SYS0 = [
+    ("keylock", "normal", "State of system keylock at boot time", "False"),
+    ("maxuproc", "128", "Maximum number of PROCESSES allowed per user", "True"),
+    ("realmem", "262144", "Amount of usable physical memory in Kbytes", "False"),
+    ("iostat", "false", "Continuously maintain DISK I/O history", "True"),
 ]
 CSAIX = [  # (node, parameter, value, unit): CS/AIX link station and mode toward the NCP
     ("aix01", "max_ifrm_rcvd", "8", "frames"),
@@ -72,6 +80,14 @@ VTAM_NCP = [  # (node, parameter, value, unit): SYSA's VTAM start options and mo
     ("NCP", "RCVBUFC", "8120", "bytes"),
     ("NCP", "SLODOWN", "6", "%"),
     ("NCP", "DELAY", "0.1", "s"),
+    ("NCP", "BFRS", "240", "bytes"),
+]
+VSE_SET = [  # (node, parameter, value, unit): what VSE1's IPINIT member SETs
+    ("VSE1", "REUSE_SIZE", "5", ""),
+    ("VSE1", "RETRANSMIT", "50", "ticks"),
+    ("VSE1", "WINDOW", "65535", "bytes"),
+    ("VSE1", "DEBUG", "OFF", ""),
+    ("VSE1", "DIAGNOSE", "OFF", ""),
 ]
 
 
@@ -80,6 +96,11 @@ def _csv(path: Path, header: list[str], rows: list) -> Path:
         out = csv.writer(f, lineterminator="\n")
         out.writerow(header)
         out.writerows(rows)
+    return path
+
+
+def _lsattr(path: Path, attributes: list) -> Path:
+    path.write_text("".join(f"{a:<13} {v:<14} {d:<44} {s}\n" for a, v, d, s in attributes), encoding="utf-8")
     return path
 
 
@@ -95,10 +116,11 @@ def generate(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     no_a = out / f"aix01__no-a__{STAMP}.out"
     no_a.write_text("".join(f"{name:>25} = {value}\n" for name, value in AIX_NO.items()), encoding="utf-8")
-    tok0 = out / f"aix01__lsattr-El-tok0__{STAMP}.out"
-    tok0.write_text("".join(f"{a:<13} {v:<14} {d:<34} {s}\n" for a, v, d, s in AIX_TOK0), encoding="utf-8")
     files = [
-        appendix_a(out, "appA_base"), appendix_a(out, "appA_tuned"), no_a, tok0,
+        appendix_a(out, "appA_base"), appendix_a(out, "appA_tuned"), no_a,
+        _lsattr(out / f"aix01__lsattr-El-tok0__{STAMP}.out", AIX_TOK0),
+        _lsattr(out / f"aix01__lsattr-El-sys0__{STAMP}.out", AIX_SYS0),
+        _csv(out / f"VSE1__ipinit-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VSE_SET),
         _csv(out / f"aix01__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX),
         _csv(out / f"SYSA__vtam-ncp-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VTAM_NCP),
     ]

@@ -85,16 +85,17 @@ def _batch(rows: dict[str, list]) -> Batch:
 
 class LineListing(ListingParser):
     """A listing of one parameter per line, read by ``LINE`` (groups ``name`` and ``value``); '#' lines are
-    comments, a ``# captured:`` line names the node. ``sniff`` wants the first line and three in four of the
-    first ten to match: a damaged line further down is a reject, not another form."""
+    comments, a ``# captured:`` line names the node. ``sniff`` wants two and at least half of the first ten
+    lines to match: a damaged line or two is a reject, not another form (the parsers of more specific forms
+    sniff first)."""
 
     LINE: re.Pattern
     expected = ""  # what a line should look like, for a reject
 
     def sniff(self, head: bytes, name: str) -> bool:
         lines = content_lines(head_text(head))[:10]
-        matched = [bool(self.LINE.match(ln)) for ln in lines]
-        return len(lines) >= 2 and matched[0] and 4 * sum(matched) >= 3 * len(lines)
+        matched = sum(1 for ln in lines if len(ln) <= MAX_LINE_CHARS and self.LINE.match(ln))
+        return matched >= 2 and 2 * matched >= len(lines)
 
     def settings(self, text: str, node: str) -> Parsed:
         for number, raw in enumerate(text.replace("\r", "").split("\n"), start=1):

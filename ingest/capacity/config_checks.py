@@ -22,6 +22,11 @@ SG24-2136 (1998), ``003`` = SHARE "VTAM and HPR Performance Update" (1999), with
 A rule is checked on each node's own parameters; a rule that relates parameters of different nodes (VTAM
 IOBUF and NCP UNITSZ) is checked once on the parameters that only one node sets.
 
+The CSV listing is read by ``ingest.formats.listings.settings``, as ``perfdb ingest`` reads it into
+``raw.parameter_listings``; ``marts.rpt_config_findings`` evaluates the same rules there in SQL (the
+comparisons from the catalogue, the checks of CHECKS in ``dbt_project/macros/config_rules.sql``) and finds
+what ``check`` finds (``tests/listings/test_config_findings.py``).
+
 Output: one ``Finding`` per broken rule (rule id, severity alert/warn/info, node, what was found, what the
 rule expects, the source lines).
 """

@@ -28,13 +28,14 @@ from __future__ import annotations
 import re
 
 from ingest.formats.capture import MAX_LINE_CHARS
-from ingest.formats.listings.reader import LineListing, Parsed
+from ingest.formats.listings.reader import LineListing, Parsed, content_lines, head_text
 from ingest.formats.listings.settings import setting
 
 CONTINUATION_COLUMN = 72  # 1-based: a non-blank here continues the statement
 NAME = r"[A-Z@#$][A-Z0-9@#$+]*"
 # a statement's first line: an operand field, or a label and an operation (or an operation alone) before it
 STATEMENT = re.compile(rf"^(?:{NAME}=|(?:{NAME})?\s+[A-Z]{{2,8}}\s+{NAME}=)")
+CONTINUED = re.compile(rf"^\s+{NAME}=")  # a continuation line, as its statement's sniff counts it
 OPERAND = re.compile(rf"^(?P<name>{NAME})=(?P<value>.*)$", re.S)
 
 
@@ -70,6 +71,12 @@ class AssemblerListing(LineListing):
     format = "listing.assembler"
     LINE = STATEMENT
     expected = "an operand KEYWORD=value"
+
+    def sniff(self, head: bytes, name: str) -> bool:
+        """Two and at least half of the first ten lines that are no comment start a statement or continue one."""
+        lines = [ln for ln in content_lines(head_text(head)) if not ln.startswith("*")][:10]
+        matched = sum(1 for ln in lines if len(ln) <= MAX_LINE_CHARS and (STATEMENT.match(ln) or CONTINUED.match(ln)))
+        return matched >= 2 and 2 * matched >= len(lines)
 
     def settings(self, text: str, node: str) -> Parsed:
         continuing = False

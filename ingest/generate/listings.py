@@ -9,9 +9,9 @@
   tunes away (SLODOWN 50, UNITSZ 384, pacing windows of 3, adapter queues of 30).
 * ``aix01`` (AIX with CS/AIX): ``no -a``, ``lsattr -El tok0`` (transmit queue still at its default 30, the
   receive queue at 150), ``lsattr -El sys0`` (256 MB) and its CS/AIX link station and mode (a receive window
-  of 8 frames against an NCP, whose MAXOUT is 7; a receive pacing window of 4);
+  of 8 frames against an NCP, whose MAXOUT is 7; a receive pacing window of 4) and an SDLC link station;
 * ``SYSA`` (z/OS with VTAM and an NCP): HPR without MPC+ and an IOBUF of 3992 (seed 003: too big for two in
-  an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU;
+  an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU, on a TIC2;
 * ``VSE1`` (TCP/IP for VSE): the values its IPINIT member SETs, REUSE_SIZE 5 among them (seed 004: below the
   default 10, more GETVIS/FREEVIS).
 
@@ -64,6 +64,10 @@ CSAIX = [  # (node, parameter, value, unit): CS/AIX link station and mode toward
     ("aix01", "max_ifield", "4105", "bytes"),
     ("aix01", "send_pacing_window", "8", "RUs"),
     ("aix01", "receive_pacing_window", "4", "RUs"),
+    # its SDLC link station: 0.5 s is more than 2 x 256 x 8 bits / 9600 bit/s = 0.427 s (seed 002 L788)
+    ("aix01-sdlc", "primary repoll frequency", "0.5", "s"),
+    ("aix01-sdlc", "link speed", "9600", "bit/s"),
+    ("aix01-sdlc", "max_ifield", "256", "bytes"),
 ]
 VTAM_NCP = [  # (node, parameter, value, unit): SYSA's VTAM start options and mode, its NCP's generation
     ("VTAM", "IOBUF", "(300,3992,,,100,50)", ""),
@@ -81,6 +85,7 @@ VTAM_NCP = [  # (node, parameter, value, unit): SYSA's VTAM start options and mo
     ("NCP", "SLODOWN", "6", "%"),
     ("NCP", "DELAY", "0.1", "s"),
     ("NCP", "BFRS", "240", "bytes"),
+    ("NCP", "TIC", "TIC2", ""),
 ]
 VSE_SET = [  # (node, parameter, value, unit): what VSE1's IPINIT member SETs
     ("VSE1", "REUSE_SIZE", "5", ""),

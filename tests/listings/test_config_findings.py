@@ -3,6 +3,7 @@ seed 000's tuned Appendix A listing, on its baseline exactly those the document 
 
 from __future__ import annotations
 
+import csv
 from collections import Counter
 
 import pytest
@@ -70,6 +71,15 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
     assert (iobuf["node"], iobuf["value"], iobuf["limit_value"], iobuf["fired"]) == ("NCP+VTAM", 384, 384, False)
 
 
+def test_the_demo_listings_evaluate_25_configuration_rules(db):
+    # the 27 rows config_checks evaluates less 000-R33 (QPFRADJ: no AS/400 among the demo's systems) and
+    # 000-rusizes-symmetric (not in SQL)
+    with config_checks.CATALOGUE.open() as f:
+        rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
+    evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
+    assert len(rows) == 27 and rows - evaluated == {"000-R33", "000-rusizes-symmetric"}
+
+
 def test_demo_systems_break_some_rules_and_follow_others(db):
     evaluations = by_listing(db, "select * from marts.rpt_config_findings")
     sysa = {r["rule_id"]: r["fired"] for r in evaluations["SYSA__vtam-ncp-listing__20260105T060000.csv"]}
@@ -78,7 +88,11 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
                                                          "000-delay-0", "003-VT-TP-04"}
     assert {k for k, fired in sysa.items() if not fired} == {
         "000-iobuf-equals-unitsz", "000-maxbfru-from-piu", "000-maxdata-ge-maxtsl", "000-rcvbufc-two-frames",
-        "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc"}
+        "000-maxtsl-tic1", "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc"}
+    csaix = evaluations["aix01__csaix-listing__20260105T060000.csv"]
+    (sdlc,) = [r for r in csaix if r["node"] == "aix01-sdlc"]
+    assert (sdlc["rule_id"], sdlc["value"], sdlc["fired"]) == ("002-sdlc-timer", 0.5, False)
+    assert sdlc["limit_value"] == pytest.approx(2 * 256 * 8 / 9600)
     (reuse,) = evaluations["VSE1__ipinit-listing__20260105T060000.csv"]
     assert (reuse["rule_id"], reuse["value"], reuse["limit_value"], reuse["fired"]) == ("004-aR16", 5, 10, True)
     (ram,) = evaluations["aix01__lsattr-El-sys0__20260105T060000.out"]

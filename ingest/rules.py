@@ -3,9 +3,10 @@ status on this warehouse, from ``marts.rpt_rule_status`` of ``serving.duckdb`` (
 with the values it compared and how many were findings, or ``not evaluable`` and why (the input it needs and
 which capture or listing provides it).
 
-The configuration rules that ``ingest.capacity.config_checks`` evaluates are checked here, outside SQL, on
-the parameters of the benchmark runs the warehouse holds (``marts.fct_benchmark_run``, one node per run):
-a rule is evaluated on every run that sets what it needs, and its findings are the checks' findings.
+The configuration rules that ``ingest.capacity.config_checks`` evaluates are counted from the parameter
+listings loaded (``marts.rpt_config_findings``, in rpt_rule_status) and, here, outside SQL, on the parameters
+of the benchmark runs the warehouse holds (``marts.fct_benchmark_run``, one node per run): a rule is evaluated
+on every run that sets what it needs, and its findings are the checks' findings, added to the listings'.
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ def fetch(home: Home, document: str | None, kind: str | None, status: str | None
     for row in rows:
         row = list(row)
         if row[index["evaluated_by"]] == "config_checks" and row[index["rule_id"]] in checked:
-            row[index["evaluations"]], row[index["findings"]] = checked[row[index["rule_id"]]]
+            runs, found = checked[row[index["rule_id"]]]
+            row[index["evaluations"]] = (row[index["evaluations"]] or 0) + runs
+            row[index["findings"]] = (row[index["findings"]] or 0) + found
             row[index["status"]], row[index["reason"]] = "evaluated", None
         if (document is None or row[index["document"]] == document) and (kind is None or row[index["kind"]] == kind) \
                 and (status is None or row[index["status"]] == status):

@@ -38,6 +38,7 @@ where rules.system_name = systems.system_name
         when '>=' then {{ value }} >= {{ limit }}
         when '<' then {{ value }} < {{ limit }}
         when '<=' then {{ value }} <= {{ limit }}
+        when '<>' then {{ value }} <> {{ limit }}
     end
 {%- endmacro %}
 

@@ -22,6 +22,11 @@ SG24-2136 (1998), ``003`` = SHARE "VTAM and HPR Performance Update" (1999), with
 A rule is checked on each node's own parameters; a rule that relates parameters of different nodes (VTAM
 IOBUF and NCP UNITSZ) is checked once on the parameters that only one node sets.
 
+The CSV listing is read by ``ingest.formats.listings.settings``, as ``perfdb ingest`` reads it into
+``raw.parameter_listings``; ``marts.rpt_config_findings`` evaluates the same rules there in SQL (the
+comparisons from the catalogue, the checks of CHECKS in ``dbt_project/macros/config_rules.sql``) and finds
+what ``check`` finds (``tests/listings/test_config_findings.py``).
+
 Output: one ``Finding`` per broken rule (rule id, severity alert/warn/info, node, what was found, what the
 rule expects, the source lines).
 """
@@ -32,7 +37,6 @@ import csv
 import io
 import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -42,17 +46,9 @@ from ingest.formats.base import FormatError
 from ingest.formats.benchmark.log_reader import log_form, read_runs
 from ingest.formats.benchmark.record import RecordError
 from ingest.formats.base import SNIFF_BYTES
+from ingest.formats.listings.settings import ListingError, Setting, csv_header, csv_settings, setting
 
-
-@dataclass(frozen=True)
-class Setting:
-    node: str
-    parameter: str  # as written in the listing
-    key: str  # canonical name (see ALIASES)
-    value: float | None  # the number, when the value is one
-    text: str  # the value as written
-    unit: str | None = None
-    line: int | None = None  # line of the listing
+TRUE_WORDS = {"yes", "y", "true", "1", "on"}
 
 
 @dataclass(frozen=True)
@@ -70,79 +66,6 @@ class Finding:
             "rule_id": self.rule_id, "severity": self.severity, "node": self.node, "parameters": self.parameters,
             "found": self.found, "expected": self.expected, "source": self.source,
         }
-
-
-# Canonical parameter names and the spellings the documents (and common listings) use for them.
-ALIASES = {
-    "ru_size": ["ru size", "mode ru size", "max ru size", "maximum ru size", "max dlc ru", "ru_size", "max_ru_size"],
-    "dlc_frame_size": ["dlc frame size", "frame size", "max frame size", "maximum btu size", "max_ifield",
-                       "dlc_frame_size", "max i-field size"],
-    "network_type": ["network type", "network_type", "routing"],
-    "pacing_window": ["pacing window", "receive pacing", "receive pacing window", "mode receive pacing",
-                      "mode receive pacing window", "session receive pacing window", "ru receive pacing",
-                      "mode send pacing", "send pacing window", "psndpac", "ssndpac", "srcvpac",
-                      "pacing_window", "receive_pacing_window", "send_pacing_window"],
-    "adaptive_pacing_upper_bound": ["upper bound for adaptive receive pacing window", "adaptive_pacing_upper_bound",
-                                    "max_rcv_pac_win"],
-    "receive_window_count": ["receive window count", "max_ifrm_rcvd", "dlc receive count", "dlc receive pacing",
-                             "receive_window_count", "maxin"],
-    "transmit_window_count": ["transmit window count", "target_pacing_count", "dlc transmit count",
-                              "dlc send pacing", "transmit_window_count"],
-    "partner": ["partner", "partner type", "partner_type", "adjacent node"],
-    "iobuf": ["iobuf", "iobuf size"],
-    "unitsz": ["unitsz"],
-    "maxbfru": ["maxbfru", "maxbufru", "manbfru"],
-    "maxdata": ["maxdata"],
-    "maxtsl": ["maxtsl"],
-    "rcvbufc": ["rcvbufc"],
-    "piu_size": ["piu size", "max piu size", "piu_size", "largest piu"],
-    "slodown": ["slodown"],
-    "delay": ["delay"],
-    "rusizes": ["rusizes"],
-    "tic": ["tic", "tic type", "token ring interface coupler"],
-    "adapter_transmit_queue": ["lan adapter transmit q size", "transmit queue size", "xmt_que_size",
-                               "adapter_transmit_queue"],
-    "adapter_receive_queue": ["lan adapter receive q size", "receive queue size", "rec_que_size",
-                              "adapter_receive_queue"],
-    "link_speed": ["link speed", "link_speed", "line speed"],
-    "repoll_timeout": ["primary repoll frequency", "inactivity time-out", "inactivity timeout", "repoll_timeout"],
-    "csm_storage": ["csm storage", "csm_storage"],
-    "tibuf": ["tibuf"],
-    "mpc_plus": ["mpc+", "mpc_plus", "mpcplus"],
-    "hpr": ["hpr"],
-    "nlp_size": ["nlp size", "nlp_size"],
-}
-KEY_OF = {spelling: key for key, spellings in ALIASES.items() for spelling in spellings}
-NOT_SET = {"", "default", "-", "--", "n/a", "system_defined"}
-TRUE_WORDS = {"yes", "y", "true", "1", "on"}
-
-
-def canonical_key(parameter: str) -> str:
-    name = re.sub(r"\s+", " ", parameter.strip().lower())
-    return KEY_OF.get(name, KEY_OF.get(name.replace(" ", "_"), re.sub(r"\W+", "_", name).strip("_")))
-
-
-def parse_number(text: str, key: str = "") -> float | None:
-    """The number in a value as listings print it: '30,720', '.53', '(200,4000,,,100,50)' (an IOBUF
-    tuple: the buffer size is its second position), '16 K'. Tokens such as 'default' and '*' give None."""
-    t = text.strip()
-    if t.lower() in NOT_SET or t.startswith("*"):
-        return None
-    if t.startswith("("):
-        parts = [p.strip() for p in t.strip("()").replace(".", ",").split(",")] if key == "iobuf" else []
-        return float(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
-    m = re.fullmatch(r"([-+]?(?:\d{1,3}(?:,\d{3})+|\d*\.?\d+))\s*([kK])?\b.*", t)
-    if not m:
-        return None
-    value = float(m.group(1).replace(",", ""))
-    return value * 1024 if m.group(2) else value
-
-
-def setting(node: str, parameter: str, value, unit: str | None = None, line: int | None = None) -> Setting:
-    key = canonical_key(parameter)
-    text = "" if value is None else str(value)
-    number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else parse_number(text, key)
-    return Setting(node, parameter, key, number, text, unit or None, line)
 
 
 # -- the rules ---------------------------------------------------------------------------------------------
@@ -464,10 +387,6 @@ def evaluate(settings: list[Setting]) -> tuple[list[Finding], dict[str, int]]:
 
 # -- reading listings -------------------------------------------------------------------------------------------
 
-class ListingError(Exception):
-    """The listing cannot be read; the message names the file, the line and what was expected."""
-
-
 def read_listing(path: Path) -> list[Setting]:
     """A plain CSV listing, or the parameters of every run in a benchmark log (JSON lines or CSV)."""
     path = Path(path)
@@ -478,8 +397,8 @@ def read_listing(path: Path) -> list[Setting]:
     rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8", errors="replace"))))
     if not rows:
         raise ListingError(f"{path}: empty file: expected a CSV header with the columns parameter and value")
-    header = [h.strip().lower() for h in rows[0]]
-    if "parameter" in header and "value" in header:
+    header = csv_header(rows[0])
+    if header is not None:
         return _plain_listing(path, header, rows[1:])
     raise ListingError(
         f"{path}: line 1: expected a header with the columns parameter and value (optionally unit and node), "
@@ -488,17 +407,12 @@ def read_listing(path: Path) -> list[Setting]:
 
 
 def _plain_listing(path: Path, header: list[str], rows: list[list[str]]) -> list[Setting]:
-    col = {name: i for i, name in enumerate(header)}
-    node_col = next((col[c] for c in ("node", "profile", "platform") if c in col), None)
+    """The settings of a CSV listing (``csv_settings``); a row that is not one stops the listing."""
     settings = []
-    for line, row in enumerate(rows, start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) < len(header):
-            raise ListingError(f"{path}: line {line}: expected {len(header)} columns ({', '.join(header)}), found {len(row)}")
-        node = row[node_col].strip() if node_col is not None else "listing"
-        unit = row[col["unit"]].strip() if "unit" in col else None
-        settings.append(setting(node or "listing", row[col["parameter"]], row[col["value"]], unit, line))
+    for line, got in csv_settings(header, rows):
+        if isinstance(got, str):
+            raise ListingError(f"{path}: line {line}: {got}")
+        settings.append(got)
     return settings
 
 

@@ -125,6 +125,7 @@ DERIVED_FORMAT = {"smf": "smf.binary", "measure": "measure.binary", "benchmark/a
 
 def _repo_inputs() -> dict[str, Path]:
     found = sorted((TESTS / "golden/commands").rglob("*.out"))
+    found += sorted(p for p in (TESTS / "listings/golden").iterdir() if p.suffix in (".csv", ".out"))
     found += sorted(p for p in (TESTS / "fixtures").rglob("*") if p.is_file() and p.suffix in (".csv", ".txt", ".out"))
     return {str(p.relative_to(TESTS)): p for p in found}
 

@@ -106,22 +106,30 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     assert len(listed) == 79 and {r["document"] for r in listed} == {"000"}
     evaluated = {r["rule_id"]: (r["kind"], r["evaluations"], r["findings"]) for r in listed if r["status"] == "evaluated"}
     # the Appendix A throughput and transactions per second of the benchmark runs; the three transfer-time
-    # reductions and the RUSIZES example of rpt_formula_results; three configuration rules checked on the
-    # runs' parameters (seed 000 L341: three baseline pacing windows below 8)
+    # reductions and the RUSIZES example of rpt_formula_results; the configuration rules
+    # evaluated on the demo's listings (rpt_config_findings: seed 000's Appendix A base and tuned listings, SYSA's
+    # VTAM and NCP, aix01's, VSE1's) plus, outside SQL, on the runs' parameters (55 DELAY, 44 pacing windows, 24 thewall:
+    # seed 000 L341's three baseline pacing windows below 8, 13 thewall below 8192)
     assert evaluated == {
         "000-F1": ("formula", 457, None), "000-F3": ("formula", 457, None),
         "000-F2": ("formula", 3, None), "000-F8": ("formula", 1, None),
-        "000-delay-0": ("configuration", 55, 0), "000-pacing-window-8": ("configuration", 44, 3),
-        "000-ru-fits-frame": ("configuration", 2, 0),
+        "000-R29": ("configuration", 3, 2), "000-R32": ("configuration", 3 + 24, 1 + 13),
+        "000-R44": ("configuration", 3, 0), "000-R57": ("configuration", 2, 0),
+        "000-delay-0": ("configuration", 3 + 55, 1), "000-iobuf-equals-unitsz": ("configuration", 3, 0),
+        "000-maxbfru-from-piu": ("configuration", 1, 0), "000-maxdata-ge-maxtsl": ("configuration", 3, 0),
+        "000-maxtsl-tic1": ("configuration", 1, 0),
+        "000-pacing-window-8": ("configuration", 14 + 44, 7 + 3), "000-rcvbufc-two-frames": ("configuration", 3, 0),
+        "000-ru-fits-frame": ("configuration", 5 + 2, 0), "000-size-chain": ("configuration", 3, 1),
+        "000-slodown-6": ("configuration", 3, 1), "000-unitsz-4000": ("configuration", 3, 2),
     }
     everything = rules(capsys, demo_home)
     by_document: dict[str, list[int]] = {}
     for r in everything:
         counts = by_document.setdefault(r["document"], [0, 0])
         counts[r["status"] == "evaluated"] += 1
-    # [not evaluable, evaluated] per document: 93 of the 339 rules run on the demo (38 of them formulas of
-    # rpt_formula_results, 9 diagnostics of rpt_app_diagnostics)
-    assert by_document == {"000": [72, 7], "001": [49, 45], "002": [37, 13], "003": [11, 5], "004": [77, 18],
+    # [not evaluable, evaluated] per document on the demo (formulas of rpt_formula_results, diagnostics of
+    # rpt_app_diagnostics, configuration rules of rpt_config_findings)
+    assert by_document == {"000": [60, 19], "001": [49, 45], "002": [34, 16], "003": [8, 8], "004": [76, 19],
                            "formats": [0, 5]}
 
 
@@ -134,4 +142,4 @@ def test_a_rule_not_evaluable_says_which_input_is_missing(demo_home, capsys):
                               "them is parsed")
     assert rule["words"].startswith("- For interactive environments, the adapter utilization should be kept under 60%")
     assert cli.main(["--home", str(demo_home.root), "rules", "--doc", "004", "--status", "not evaluable"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "77 rules: 0 evaluated, 77 not evaluable"
+    assert capsys.readouterr().out.splitlines()[-1] == "76 rules: 0 evaluated, 76 not evaluable"

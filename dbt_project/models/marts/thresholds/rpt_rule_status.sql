@@ -11,9 +11,8 @@
 --   diagnostic            a rule whose evaluated_by is a model of diagnostic_models() (a diagnostic row
 --                         or a threshold whose limit such a model compares): that model's rows of the
 --                         rule, findings = the rows where it fired
---   configuration         checked by ingest.capacity.config_checks on a parameter listing, outside
---                         SQL: `perfdb rules` evaluates them on the parameters of the benchmark runs
---                         ingested; here they are not evaluable
+--   configuration         the rows of rpt_config_findings: evaluations = the rule's evaluations on the
+--                         listings loaded, systems = nodes, findings = evaluations that fired
 -- One row per rule_id (a system's own row of a rule is part of its evaluations, not a rule of its own).
 {%- set shift_targets = shift_rule_targets() %}
 {%- set network_entities = network_rule_targets().keys() | list %}
@@ -157,6 +156,16 @@ diagnostic_status as (
     {%- endfor %}
 ),
 
+config_status as (
+    select
+        rule_id,
+        count(*) as evaluations,
+        count(distinct node) as systems,
+        sum(case when fired then 1 else 0 end) as findings
+    from {{ ref('rpt_config_findings') }}
+    group by rule_id
+),
+
 rules as (
     select *
     from {{ ref('rules_catalogue') }}
@@ -173,15 +182,18 @@ status as (
             when rules.kind = 'formula' and rules.evaluated_by = 'rpt_formula_results'
                 then coalesce(formula_result_status.evaluations, 0)
             when rules.kind = 'formula' then coalesce(formula_status.evaluations, 0)
+            when rules.kind = 'configuration' then coalesce(config_status.evaluations, 0)
             else 0
         end as evaluations,
         case
             when diagnostic_status.rule_id is not null then diagnostic_status.systems
             when rules.kind in ('threshold', 'selection') then threshold_status.systems
+            when rules.kind = 'configuration' then config_status.systems
         end as systems,
         case
             when diagnostic_status.rule_id is not null then diagnostic_status.findings
             when rules.kind in ('threshold', 'selection') then threshold_status.findings
+            when rules.kind = 'configuration' then config_status.findings
         end as findings
     from rules
     left join threshold_status
@@ -189,6 +201,9 @@ status as (
     left join diagnostic_status
         on diagnostic_status.rule_id = rules.rule_id
         and diagnostic_status.evaluated_by = rules.evaluated_by
+    left join config_status
+        on config_status.rule_id = rules.rule_id
+        and rules.kind = 'configuration'
     left join formula_status
         on formula_status.evaluated_by = rules.evaluated_by
         and rules.kind = 'formula'
@@ -213,7 +228,7 @@ select
     case when evaluations > 0 then findings end as findings,
     case
         when evaluations > 0 then null
-        when evaluated_by is not null and kind <> 'configuration' then 'no ' || input || ' in the warehouse yet: ' || provided_by
+        when evaluated_by is not null then 'no ' || input || ' in the warehouse yet: ' || provided_by
         else 'needs ' || input || ': ' || provided_by
     end as reason,
     input,

@@ -1,0 +1,74 @@
+{#- The configuration rules that relate several parameters of a listing, in SQL: the checks of
+    ingest.capacity.config_checks (CHECKS) that rpt_config_findings evaluates on raw.parameter_listings, so the
+    warehouse and `perfdb report capacity --config` find the same. Each rule: the canonical parameters it
+    needs (all set on one node, or, for two, each set by only one node of the listing) and the others it
+    reads, the value and the limit it shows, and when it fires; a parameter's number is its key, its text (lower case, blanks removed)
+    <key>_text. A rule config_checks codes that is not here (000-rusizes-symmetric decodes X'hhhh') is
+    not evaluated in SQL. -#}
+{% macro config_relations() -%}
+{#- the words config_checks.TRUE_WORDS reads as yes -#}
+{%- set yes = "('yes', 'y', 'true', '1', 'on')" -%}
+{{ return({
+    '000-iobuf-equals-unitsz': {
+        'needs': ['iobuf', 'unitsz'], 'value': 'iobuf', 'limit': 'unitsz',
+        'fired': 'case when iobuf is null and unitsz is null then false when iobuf is null or unitsz is null '
+                 'then true else iobuf <> unitsz end'},
+    '000-maxdata-ge-maxtsl': {
+        'needs': ['maxdata', 'maxtsl'], 'value': 'maxdata', 'limit': 'maxtsl', 'fired': 'maxdata < maxtsl'},
+    '000-rcvbufc-two-frames': {
+        'needs': ['rcvbufc', 'maxtsl'], 'reads': ['tic'], 'value': 'rcvbufc', 'limit': '2 * maxtsl',
+        'fired': "rcvbufc < 2 * maxtsl or (tic_text = 'tic1' and rcvbufc > 4095) "
+                 "or (tic_text = 'tic2' and rcvbufc > 32000)"},
+    '000-maxtsl-tic1': {
+        'needs': ['maxtsl', 'tic'], 'value': 'maxtsl', 'limit': '1108', 'fired': "tic_text = 'tic1' and maxtsl > 1108"},
+    '000-size-chain': {
+        'needs': ['maxdata', 'unitsz', 'maxbfru'], 'reads': ['piu_size'], 'value': 'maxdata', 'limit': 'unitsz * maxbfru',
+        'fired': 'not (maxdata > unitsz * maxbfru) or (piu_size is not null and not (unitsz * maxbfru > piu_size))'},
+    '000-maxbfru-from-piu': {
+        'needs': ['unitsz', 'maxbfru', 'piu_size'], 'value': 'maxbfru', 'limit': 'ceil(piu_size / nullif(unitsz, 0))',
+        'fired': 'maxbfru not in (ceil(piu_size / nullif(unitsz, 0)), ceil(piu_size / nullif(unitsz, 0)) + 1)'},
+    '000-ru-fits-frame': {
+        'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
+        'fired': 'dlc_frame_size - header_bytes <= 0 '
+                 'or (ru_size <= dlc_frame_size and ru_size > dlc_frame_size - header_bytes) '
+                 'or (ru_size > dlc_frame_size and ru_size % (dlc_frame_size - header_bytes) <> 0)'},
+    '002-receive-window-ncp': {
+        'needs': ['receive_window_count', 'partner'], 'value': 'receive_window_count', 'limit': '7',
+        'fired': "partner_text like '%ncp%' and receive_window_count > 7"},
+    '002-sdlc-timer': {
+        'needs': ['repoll_timeout', 'link_speed', 'dlc_frame_size'], 'value': 'repoll_timeout',
+        'limit': '2 * dlc_frame_size * 8 / link_speed', 'fired': 'repoll_timeout <= 2 * dlc_frame_size * 8 / link_speed'},
+    '003-iobuf-nlp-hpr': {
+        'needs': ['iobuf', 'ru_size', 'hpr'], 'reads': ['mpc_plus', 'nlp_size'], 'value': 'iobuf', 'limit': '(coalesce(nullif(nlp_size, 0), 8000) - 200) / 2',
+        'fired': 'hpr_text in ' ~ yes ~ ' and coalesce(mpc_plus_text, \'\') not in ' ~ yes ~ ' and ru_size >= 16384 '
+                 'and coalesce(nullif(nlp_size, 0), 8000) - 2 * iobuf < 200'},
+    '003-csm-dataspace': {
+        'needs': ['csm_storage'], 'value': 'null', 'limit': 'null', 'fired': "csm_storage_text = 'ecsa'"},
+    '003-tibuf-without-mpc': {
+        'needs': ['tibuf'], 'reads': ['mpc_plus'], 'value': 'tibuf', 'limit': '0',
+        'fired': 'tibuf > 0 and coalesce(mpc_plus_text, \'\') not in ' ~ yes},
+}) }}
+{%- endmacro %}
+
+{#- The rules on each setting of a parameter rather than on a node's parameters: every pacing window
+    (000-pacing-window-8) and each adapter queue (002-adapter-queues-150). -#}
+{% macro config_setting_rules() -%}
+{{ return({
+    '000-pacing-window-8': {'keys': ['pacing_window'], 'every': true, 'limit': '8',
+                            'fired': 'value > 0 and value < 8'},
+    '002-adapter-queues-150': {'keys': ['adapter_transmit_queue', 'adapter_receive_queue'], 'every': false,
+                               'limit': '150', 'fired': 'value < 150'},
+}) }}
+{%- endmacro %}
+
+{#- Per key of `keys`, from the settings in `relation` (grouped by the caller): whether it is set (<key>_set), its
+    number (<key>), its text in lower case without blanks (<key>_text) and the node that sets it (<key>_node). -#}
+{%- macro config_wide(relation, keys) %}
+        {%- for key in keys %}
+        max(case when {{ relation }}.parameter_key = '{{ key }}' then 1 else 0 end) as {{ key }}_set,
+        max(case when {{ relation }}.parameter_key = '{{ key }}' then {{ relation }}.value end) as {{ key }},
+        max(case when {{ relation }}.parameter_key = '{{ key }}'
+            then replace(lower(trim({{ relation }}.value_text)), ' ', '') end) as {{ key }}_text,
+        max(case when {{ relation }}.parameter_key = '{{ key }}' then {{ relation }}.node end) as {{ key }}_node,
+        {%- endfor %}
+{%- endmacro %}

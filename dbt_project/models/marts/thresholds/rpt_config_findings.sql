@@ -1,0 +1,169 @@
+-- Every configuration rule of the rules catalogue evaluated on every parameter listing loaded
+-- (raw.parameter_listings), one row per evaluation: the rule, the listing (its file) and node, the
+-- parameters, the value and the limit compared, and whether the rule fired (a finding). As
+-- ingest.capacity.config_checks evaluates a listing (`perfdb report capacity --config`):
+--   a catalogue row with metric, operator and limit   each node's first setting of that parameter
+--   a rule relating parameters (config_relations)     each node that sets all it needs; a two-parameter
+--                                                      rule no node sets whole, once on the listing when
+--                                                      each parameter is set by one node only (VTAM's
+--                                                      IOBUF, NCP's UNITSZ), the node `NCP+VTAM`
+--   a rule on settings (config_setting_rules)         every pacing window; each node's adapter queues
+-- A listing is its file: the baseline and the tuned NCP of seed 000 are evaluated apart.
+{%- set relations = config_relations() %}
+{%- set setting_rules = config_setting_rules() %}
+{%- set keys = [] %}
+{%- for rule in relations.values() %}
+    {%- for key in rule.needs + rule.get('reads', []) if key not in keys %}{% do keys.append(key) %}{% endfor %}
+{%- endfor %}
+
+with settings as (
+    select
+        *,
+        row_number() over (partition by source_file_id, node, parameter_key order by line_number) as nth
+    from {{ ref('stg_listings__parameters') }}
+),
+
+-- config_checks takes a node's first setting of a parameter (a pacing window counts each time)
+firsts as (
+    select * from settings where nth = 1
+),
+
+owners as (
+    select source_file_id, parameter_key, count(distinct node) as nodes
+    from firsts
+    group by source_file_id, parameter_key
+),
+
+
+scopes as (
+    select 'node' as scope, firsts.source_file_id, firsts.node, {{ config_wide('firsts', keys) }}
+        count(*) as settings
+    from firsts
+    group by firsts.source_file_id, firsts.node
+    union all
+    -- the listing as one set of the parameters that only one of its nodes sets
+    select 'listing' as scope, firsts.source_file_id, cast(null as {{ dbt.type_string() }}) as node, {{ config_wide('firsts', keys) }}
+        count(*) as settings
+    from firsts
+    inner join owners
+        on owners.source_file_id = firsts.source_file_id
+        and owners.parameter_key = firsts.parameter_key
+    where owners.nodes = 1
+    group by firsts.source_file_id
+),
+
+scoped as (
+    select
+        *,
+        -- the SNA header an RU shares a frame with: ingest.capacity.sizing's SUBAREA_HEADER_BYTES (FID4,
+        -- seed 000 L311) or APPN_HEADER_BYTES (FID2, L312)
+        case when network_type_text like '%subarea%' then 29 else 9 end as header_bytes
+    from scopes
+),
+{%- for rule_id, rule in relations.items() %}
+{%- set cte = 'rule_' ~ rule_id | replace('-', '_') %}
+
+{{ cte }} as (
+    select
+        '{{ rule_id }}' as rule_id,
+        source_file_id,
+        node,
+        '{{ rule.needs | join(", ") }}' as parameters,
+        cast({{ rule.value }} as double) as value,
+        cast({{ rule.limit }} as double) as limit_value,
+        coalesce({{ rule.fired }}, false) as fired
+    from scoped
+    where scope = 'node'
+        {%- for key in rule.needs %}
+        and {{ key }}_set = 1
+        {%- endfor %}
+    {%- if rule.needs | length == 2 %}
+    {%- set first, second = rule.needs[0] ~ '_node', rule.needs[1] ~ '_node' %}
+    union all
+    select
+        '{{ rule_id }}' as rule_id,
+        scoped.source_file_id,
+        case
+            when {{ first }} = {{ second }} then {{ first }}
+            when {{ first }} < {{ second }} then {{ first }} || '+' || {{ second }}
+            else {{ second }} || '+' || {{ first }}
+        end as node,
+        '{{ rule.needs | join(", ") }}' as parameters,
+        cast({{ rule.value }} as double) as value,
+        cast({{ rule.limit }} as double) as limit_value,
+        coalesce({{ rule.fired }}, false) as fired
+    from scoped
+    left join (
+        select distinct source_file_id
+        from scoped
+        where scope = 'node'
+            {%- for key in rule.needs %}
+            and {{ key }}_set = 1
+            {%- endfor %}
+    ) as on_a_node
+        on on_a_node.source_file_id = scoped.source_file_id
+    where scoped.scope = 'listing'
+        and on_a_node.source_file_id is null
+        {%- for key in rule.needs %}
+        and {{ key }}_set = 1
+        {%- endfor %}
+    {%- endif %}
+),
+{%- endfor %}
+
+comparison_rules as (
+    select rule_id, metric, operator, {{ adapter.quote('limit') }} as limit_value
+    from {{ ref('rules_catalogue') }}
+    where kind = 'configuration'
+        and evaluated_by = 'config_checks'
+        and metric is not null
+),
+
+evaluations as (
+    select
+        rules.rule_id,
+        firsts.source_file_id,
+        firsts.node,
+        firsts.parameter as parameters,
+        firsts.value,
+        rules.limit_value,
+        coalesce({{ crosses('firsts.value', 'rules.operator', 'rules.limit_value') }}, false) as fired
+    from firsts
+    inner join comparison_rules as rules
+        on rules.metric = firsts.parameter_key
+    {%- for rule_id, rule in setting_rules.items() %}
+    union all
+    select
+        '{{ rule_id }}' as rule_id,
+        source_file_id,
+        node,
+        parameter as parameters,
+        value,
+        cast({{ rule.limit }} as double) as limit_value,
+        coalesce({{ rule.fired }}, false) as fired
+    from {{ 'settings' if rule.every else 'firsts' }}
+    where parameter_key in ('{{ rule['keys'] | join("', '") }}')
+    {%- endfor %}
+    {%- for rule_id in relations %}
+    union all
+    select * from rule_{{ rule_id | replace('-', '_') }}
+    {%- endfor %}
+)
+
+select
+    evaluations.rule_id,
+    catalogue.document,
+    evaluations.source_file_id,
+    files.path as listing,
+    evaluations.node,
+    evaluations.parameters,
+    evaluations.value,
+    evaluations.limit_value,
+    evaluations.fired,
+    catalogue.severity,
+    catalogue.source
+from evaluations
+inner join {{ ref('rules_catalogue') }} as catalogue
+    on catalogue.rule_id = evaluations.rule_id
+left join {{ source('manifest', 'ingest_files') }} as files
+    on files.file_id = evaluations.source_file_id

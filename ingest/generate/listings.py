@@ -1,0 +1,157 @@
+"""``perfdb generate listings``: the parameter listings of the demo's systems and of seed 000's Appendix A.
+
+    perfdb generate listings --out DIR
+
+* ``appA_base.csv`` and ``appA_tuned.csv``: seed 000's Figures 6 and 7 (L1080-L1195), the baseline and the
+  tuned parameters of the Appendix A network (CICS, VTAM, NCP, OS/2, RS/6000, DOS), as the document prints them
+  (the reference seed ``reference_parameters_000_appc_tuning``, one row per printed line; ``line`` is the
+  document's). The tuned listing follows every configuration rule, the baseline breaks those the document
+  tunes away (SLODOWN 50, UNITSZ 384, pacing windows of 3, adapter queues of 30).
+* ``aix01`` (AIX with CS/AIX): ``no -a``, ``lsattr -El tok0`` (transmit queue still at its default 30, the
+  receive queue at 150), ``lsattr -El sys0`` (256 MB) and its CS/AIX link station and mode (a receive window
+  of 8 frames against an NCP, whose MAXOUT is 7; a receive pacing window of 4) and an SDLC link station;
+* ``SYSA`` (z/OS with VTAM and an NCP): HPR without MPC+ and an IOBUF of 3992 (seed 003: too big for two in
+  an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU, on a TIC2;
+* ``VSE1`` (TCP/IP for VSE): the values its IPINIT member SETs, REUSE_SIZE 5 among them (seed 004: below the
+  default 10, more GETVIS/FREEVIS).
+
+Each breaks some rules and follows others; ``rpt_config_findings`` and ``perfdb report capacity --config``
+find the same. ``demo(home, seed)`` writes them into ``home/landing/listings``, landed with the first night
+of the demo (a listing has no time; the seed does not change them).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+from ingest.cli_options import add_seed, output_dir, subcommand
+from ingest.generate._landing import landed
+from ingest.home import Home
+
+HELP = "parameter listings (seed 000 Appendix A, no -a, lsattr -El, VTAM/NCP, CS/AIX, VSE) of the demo's systems"
+DESCRIPTION = """Seed 000's baseline and tuned Appendix A listings as the document prints them, and a listing of each demo
+system (AIX no -a and lsattr -El, CS/AIX, VTAM and NCP, VSE's IPINIT) that breaks some configuration rules and follows others."""
+
+REFERENCE = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "reference" / "reference_parameters_000_appc_tuning.csv"
+LANDED_AFTER = dt.date(2026, 1, 5)  # the demo's first day (ingest.generate.commands.DEMO_START)
+STAMP = "20260105T060000"
+
+AIX_NO = {"thewall": 65536, "sb_max": 1048576, "lowclust": 256, "lowmbuf": 256, "mb_cl_hiwat": 512,
+          "net_malloc_police": 0, "tcp_sendspace": 65536, "tcp_recvspace": 65536}
+AIX_TOK0 = [  # (attribute, value, description, user settable) as lsattr -El prints them
+    ("busio", "0x86a0", "Bus I/O address", "False"),
+    ("busintr", "3", "Bus interrupt level", "False"),
+    ("xmt_que_size", "30", "TRANSMIT queue size", "True"),
+    ("rec_que_size", "150", "RECEIVE queue size", "True"),
+    ("ring_speed", "16", "RING speed", "True"),
+    ("attn_mac", "no", "Receive ATTENTION MAC frame", "True"),
+]
+AIX_SYS0 = [
+    ("keylock", "normal", "State of system keylock at boot time", "False"),
+    ("maxuproc", "128", "Maximum number of PROCESSES allowed per user", "True"),
+    ("realmem", "262144", "Amount of usable physical memory in Kbytes", "False"),
+    ("iostat", "false", "Continuously maintain DISK I/O history", "True"),
+]
+CSAIX = [  # (node, parameter, value, unit): CS/AIX link station and mode toward the NCP
+    ("aix01", "max_ifrm_rcvd", "8", "frames"),
+    ("aix01", "partner", "NCP", ""),
+    ("aix01", "max_rcv_pac_win", "16", "RUs"),
+    ("aix01", "max_ru_size", "4096", "bytes"),
+    ("aix01", "max_ifield", "4105", "bytes"),
+    ("aix01", "send_pacing_window", "8", "RUs"),
+    ("aix01", "receive_pacing_window", "4", "RUs"),
+    # its SDLC link station: 0.5 s is more than 2 x 256 x 8 bits / 9600 bit/s = 0.427 s (seed 002 L788)
+    ("aix01-sdlc", "primary repoll frequency", "0.5", "s"),
+    ("aix01-sdlc", "link speed", "9600", "bit/s"),
+    ("aix01-sdlc", "max_ifield", "256", "bytes"),
+]
+VTAM_NCP = [  # (node, parameter, value, unit): SYSA's VTAM start options and mode, its NCP's generation
+    ("VTAM", "IOBUF", "(300,3992,,,100,50)", ""),
+    ("VTAM", "HPR", "YES", ""),
+    ("VTAM", "MPC+", "NO", ""),
+    ("VTAM", "RU size", "16384", "bytes"),
+    ("VTAM", "CSM storage", "DATASPACE", ""),
+    ("VTAM", "TIBUF", "0", ""),
+    ("NCP", "UNITSZ", "3992", "bytes"),
+    ("NCP", "MAXBUFRU", "5", ""),
+    ("NCP", "PIU size", "16000", "bytes"),
+    ("NCP", "MAXDATA", "16384", "bytes"),
+    ("NCP", "MAXTSL", "4060", "bytes"),
+    ("NCP", "RCVBUFC", "8120", "bytes"),
+    ("NCP", "SLODOWN", "6", "%"),
+    ("NCP", "DELAY", "0.1", "s"),
+    ("NCP", "BFRS", "240", "bytes"),
+    ("NCP", "TIC", "TIC2", ""),
+]
+VSE_SET = [  # (node, parameter, value, unit): what VSE1's IPINIT member SETs
+    ("VSE1", "REUSE_SIZE", "5", ""),
+    ("VSE1", "RETRANSMIT", "50", "ticks"),
+    ("VSE1", "WINDOW", "65535", "bytes"),
+    ("VSE1", "DEBUG", "OFF", ""),
+    ("VSE1", "DIAGNOSE", "OFF", ""),
+]
+
+
+def _csv(path: Path, header: list[str], rows: list) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f, lineterminator="\n")
+        out.writerow(header)
+        out.writerows(rows)
+    return path
+
+
+def _lsattr(path: Path, attributes: list) -> Path:
+    path.write_text("".join(f"{a:<13} {v:<14} {d:<44} {s}\n" for a, v, d, s in attributes), encoding="utf-8")
+    return path
+
+
+def appendix_a(out: Path, profile: str) -> Path:
+    """Seed 000's listing of one Appendix A profile (``appA_base``, ``appA_tuned``) from the reference seed."""
+    with REFERENCE.open(encoding="utf-8", newline="") as f:
+        rows = [[r["node"], r["parameter"], r["value"], r["unit"], r["line"]]
+                for r in csv.DictReader(f) if r["profile"] == profile]
+    return _csv(out / f"{profile}.csv", ["node", "parameter", "value", "unit", "line"], rows)
+
+
+def generate(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    no_a = out / f"aix01__no-a__{STAMP}.out"
+    no_a.write_text("".join(f"{name:>25} = {value}\n" for name, value in AIX_NO.items()), encoding="utf-8")
+    files = [
+        appendix_a(out, "appA_base"), appendix_a(out, "appA_tuned"), no_a,
+        _lsattr(out / f"aix01__lsattr-El-tok0__{STAMP}.out", AIX_TOK0),
+        _lsattr(out / f"aix01__lsattr-El-sys0__{STAMP}.out", AIX_SYS0),
+        _csv(out / f"VSE1__ipinit-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VSE_SET),
+        _csv(out / f"aix01__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX),
+        _csv(out / f"SYSA__vtam-ncp-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VTAM_NCP),
+    ]
+    return [landed(path, LANDED_AFTER) for path in files]
+
+
+def demo(home: Home, seed: int) -> list[Path]:
+    """The demo's listings, written into ``home/landing/listings`` (the same for every seed)."""
+    return generate(home.landing / "listings")
+
+
+def add_parser(subparsers) -> None:
+    p = subcommand(subparsers, "listings", cmd_generate_listings, HELP, DESCRIPTION)
+    add_seed(p)
+    p.add_argument("--out", help="output directory (default: <home>/landing/listings)")
+
+
+def cmd_generate_listings(args) -> int:
+    out = output_dir(args, "listings")
+    try:
+        files = generate(out)
+    except OSError as e:
+        print(f"perfdb generate listings: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"out": str(out), "files": [str(f) for f in files]}, indent=2))
+    else:
+        print(f"{len(files)} listings in {out}")
+    return 0

@@ -1,0 +1,103 @@
+"""rpt_config_findings on the demo's listings: the same findings as config_checks on the same listing, none on
+seed 000's tuned Appendix A listing, on its baseline exactly those the document tunes away."""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+
+import pytest
+
+from ingest import dbt_runner, pipeline
+from ingest.capacity import config_checks
+from ingest.generate import listings
+from ingest.home import Home
+from ingest.warehouse import serving
+from read_only_db import dict_rows, read_only
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    home = Home(tmp_path_factory.mktemp("listings_dbt")).create()
+    results = pipeline.ingest_paths(home, listings.demo(home, seed=1))
+    assert [r.status for r in results] == ["loaded"] * 8
+    assert dbt_runner.build(home, select="+rpt_config_findings", quiet=True) == 0, "dbt build failed (see stderr)"
+    serving.publish(home)
+    yield from read_only(home.db_path)
+
+
+def by_listing(db, sql: str) -> dict[str, list[dict]]:
+    found: dict[str, list[dict]] = {}
+    for row in dict_rows(db, sql):
+        found.setdefault(row["listing"].rsplit("/", 1)[-1], []).append(row)
+    return found
+
+
+def test_mart_and_config_checks_find_the_same_on_every_listing(db):
+    settings = by_listing(db, "select f.path as listing, p.* from staging.stg_listings__parameters p "
+                              "join raw.ingest_files f on f.file_id = p.source_file_id order by p.line_number")
+    evaluations = by_listing(db, "select * from marts.rpt_config_findings")
+    assert len(settings) == 8
+    for name, rows in settings.items():
+        findings, applied = config_checks.evaluate(
+            [config_checks.setting(r["node"], r["parameter"], r["value_text"], r["unit"], r["line_number"]) for r in rows])
+        fired = Counter((r["rule_id"], r["node"]) for r in evaluations.get(name, []) if r["fired"])
+        assert fired == Counter((f.rule_id, f.node) for f in findings), name
+        # every rule the mart evaluated, config_checks applied; config_checks' adapter-queue rule applies to every
+        # node (it needs no parameter) and its RUSIZES decoding is not in SQL
+        evaluated = {r["rule_id"] for r in evaluations.get(name, [])}
+        assert evaluated <= set(applied), name
+        assert set(applied) - evaluated <= {"002-adapter-queues-150", "000-rusizes-symmetric"}, name
+
+
+def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_the_document_tunes(db):
+    evaluations = by_listing(db, "select * from marts.rpt_config_findings")
+    assert evaluations["appA_tuned.csv"] and not [r for r in evaluations["appA_tuned.csv"] if r["fired"]]
+    base = sorted((r["rule_id"], r["node"], r["parameters"], r["value"]) for r in evaluations["appA_base.csv"] if r["fired"])
+    # Figure 6 against the rules: pacing windows of 3 RUs (L1090-L1092, L1129-L1130, L1133), SLODOWN 50 (L1103),
+    # UNITSZ 384 (L1106), the RS/6000's adapter queues of 30 (L1119-L1120; R29 is the transmit queue) and its
+    # thewall of 2048 KB (L1126)
+    assert base == sorted([
+        ("000-pacing-window-8", "VTAM", "PSNDPAC", 3), ("000-pacing-window-8", "VTAM", "SSNDPAC", 3),
+        ("000-pacing-window-8", "VTAM", "SRCVPAC", 3), ("000-pacing-window-8", "RS/6000", "Mode Send Pacing", 3),
+        ("000-pacing-window-8", "RS/6000", "Mode Receive Pacing", 3), ("000-pacing-window-8", "DOS", "RU Receive Pacing", 3),
+        ("000-slodown-6", "NCP", "SLODOWN", 50), ("000-unitsz-4000", "NCP", "UNITSZ", 384),
+        ("002-adapter-queues-150", "RS/6000", "Lan adapter Transmit Q size", 30),
+        ("002-adapter-queues-150", "RS/6000", "Lan adapter Receive Q size", 30),
+        ("000-R29", "RS/6000", "Lan adapter Transmit Q size", 30), ("000-R32", "RS/6000", "thewall", 2048),
+    ])
+    # the cross-node rule is evaluated once on the listing: VTAM's IOBUF buffer 384 = NCP's UNITSZ 384
+    (iobuf,) = [r for r in evaluations["appA_base.csv"] if r["rule_id"] == "000-iobuf-equals-unitsz"]
+    assert (iobuf["node"], iobuf["value"], iobuf["limit_value"], iobuf["fired"]) == ("NCP+VTAM", 384, 384, False)
+
+
+def test_the_demo_listings_evaluate_25_configuration_rules(db):
+    # the 27 rows config_checks evaluates less 000-R33 (QPFRADJ: no AS/400 among the demo's systems) and
+    # 000-rusizes-symmetric (not in SQL)
+    with config_checks.CATALOGUE.open() as f:
+        rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
+    evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
+    assert len(rows) == 27 and rows - evaluated == {"000-R33", "000-rusizes-symmetric"}
+
+
+def test_demo_systems_break_some_rules_and_follow_others(db):
+    evaluations = by_listing(db, "select * from marts.rpt_config_findings")
+    sysa = {r["rule_id"]: r["fired"] for r in evaluations["SYSA__vtam-ncp-listing__20260105T060000.csv"]}
+    # IOBUF 3992: 2 x 3992 leaves 16 bytes of an 8000-byte NLP (seed 003 L637); MAXDATA 16384 < 3992 x 5 = 19960
+    assert {k for k, fired in sysa.items() if fired} == {"003-iobuf-nlp-hpr", "000-size-chain", "000-unitsz-4000",
+                                                         "000-delay-0", "003-VT-TP-04"}
+    assert {k for k, fired in sysa.items() if not fired} == {
+        "000-iobuf-equals-unitsz", "000-maxbfru-from-piu", "000-maxdata-ge-maxtsl", "000-rcvbufc-two-frames",
+        "000-maxtsl-tic1", "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc"}
+    csaix = evaluations["aix01__csaix-listing__20260105T060000.csv"]
+    (sdlc,) = [r for r in csaix if r["node"] == "aix01-sdlc"]
+    assert (sdlc["rule_id"], sdlc["value"], sdlc["fired"]) == ("002-sdlc-timer", 0.5, False)
+    assert sdlc["limit_value"] == pytest.approx(2 * 256 * 8 / 9600)
+    (reuse,) = evaluations["VSE1__ipinit-listing__20260105T060000.csv"]
+    assert (reuse["rule_id"], reuse["value"], reuse["limit_value"], reuse["fired"]) == ("004-aR16", 5, 10, True)
+    (ram,) = evaluations["aix01__lsattr-El-sys0__20260105T060000.out"]
+    assert (ram["rule_id"], ram["value"], ram["fired"]) == ("002-R24", 262144, False)
+    tok0 = evaluations["aix01__lsattr-El-tok0__20260105T060000.out"]
+    assert sorted((r["rule_id"], r["parameters"], r["value"], r["fired"]) for r in tok0) == [
+        ("000-R29", "xmt_que_size", 30, True),
+        ("002-adapter-queues-150", "rec_que_size", 150, False), ("002-adapter-queues-150", "xmt_que_size", 30, True)]

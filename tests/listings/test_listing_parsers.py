@@ -1,0 +1,54 @@
+"""Each parameter-listing parser on its golden listings, and a listing through perfdb ingest into the warehouse."""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pytest
+
+from ingest import pipeline
+from ingest.capacity import config_checks
+from ingest.home import Home
+from listings.golden_rows import GOLDEN, INPUTS, expected_path, parse
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=[p.name for p in INPUTS])
+def test_golden_listing(path):
+    expected = expected_path(path)
+    assert expected.exists(), f"no {expected.name}: run .venv/bin/python tests/listings/golden_rows.py and read the diff"
+    got = parse(path)
+    assert got == json.loads(expected.read_text())
+    # the accounting the loader checks: every line read is a row or a reject
+    assert got["records_read"] == len(got["rows"]) + len(got["rejects"])
+
+
+def test_csv_listing_reads_as_config_checks_reads_it(tmp_path):
+    path = GOLDEN / "seed000_fig6_host__listing.csv"
+    got = parse(path)
+    # config_checks refuses the whole listing at its first bad row; the parser rejects each bad row alone
+    with pytest.raises(config_checks.ListingError, match=r"listing.csv: line 6: expected 5 columns .*found 3"):
+        config_checks.read_listing(path)
+    assert [line for line, _ in got["rejects"]] == [6, 7]
+    clean = tmp_path / "clean.csv"
+    clean.write_text("\n".join(ln for n, ln in enumerate(path.read_text().splitlines(), 1) if n not in (6, 7)) + "\n")
+    settings = config_checks.read_listing(clean)
+    assert [[s.node, s.parameter, s.key, s.text, s.value, s.unit] for s in settings] == [r[1:] for r in got["rows"]]
+
+
+def test_listings_land_in_the_warehouse_with_line_rejects(tmp_path):
+    home = Home(tmp_path / "home").create()
+    landed = [home.landing / p.name for p in INPUTS]
+    for src, dst in zip(INPUTS, landed):
+        dst.write_bytes(src.read_bytes())
+    results = pipeline.ingest_paths(home, landed)
+    assert [r.status for r in results] == ["loaded_with_rejects"] * len(INPUTS)
+    expected = {p.name: json.loads(expected_path(p).read_text()) for p in INPUTS}
+    with duckdb.connect(str(home.db_path), read_only=True) as con:
+        got = con.execute(
+            "select f.path, count(*), sum(p.value) from raw.parameter_listings p "
+            "join raw.ingest_files f on f.file_id = p.source_file_id group by f.path").fetchall()
+        rejected = con.execute("select line_number from raw.rejects order by line_number").fetchall()
+    assert {path.rsplit("/", 1)[1]: (n, total) for path, n, total in got} == {
+        name: (len(e["rows"]), sum(r[5] or 0 for r in e["rows"])) for name, e in expected.items()}
+    assert sorted(line for (line,) in rejected) == sorted(r[0] for e in expected.values() for r in e["rejects"])

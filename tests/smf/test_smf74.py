@@ -76,3 +76,29 @@ def test_device_sections_past_the_record_end_are_rejected(tmp_path):
     assert rows == [] and [r.reason for r in ctx.rejects] == [
         "record at offset 0 (type 74.1): triplet SMF74DDS at record offset 44 points to 3 section(s) of 120 bytes at "
         "offset 188, ending at 548, outside the record (data from 28 to 428)"]
+
+
+def test_a_generated_day_round_trips_rate_and_response_time_parts_per_device(tmp_path):
+    plan = smf_plan.plan_day("SYSA", dt.date(2026, 1, 7), seed=11)
+    by_interval: dict[dt.datetime, list] = {}
+    for d in plan.devices:
+        by_interval.setdefault(d.start, []).append(d)
+    records = [smf_records.device_record(plan.profile, ds) for ds in by_interval.values()]
+    rows, ctx = parse(tmp_path, smf_records.vbs_bytes(records))
+    volumes = {d.volume.volser for d in plan.devices}
+    assert ctx.rejects == [] and len(rows) == len(plan.devices) == 48 * len(volumes) and 24 <= len(volumes) <= 48
+    for r, d in zip(rows, plan.devices):
+        assert (r["interval_start"], r["volser"], r["device_number"], r["exposures"]) == (
+            d.start, d.volume.volser, f"{d.volume.device_number:04X}", d.volume.exposures)
+        seconds, ios = r["interval_us"] / 1e6, r["measured_count"]
+        assert r["ssch_count"] / seconds == pytest.approx(d.io_rate, rel=1e-9)
+        # RMF's averages per measured I/O (docs/smf74_format.md), against the plan's truth
+        assert r["connect_us"] / ios / 1000 == pytest.approx(d.connect_ms, rel=1e-3)
+        assert r["pending_us"] / ios / 1000 == pytest.approx(d.pending_ms, rel=1e-3)
+        assert r["disconnect_us"] / ios / 1000 == pytest.approx(d.disconnect_ms, rel=1e-3)
+        iosq_ms = r["queued_requests"] / r["sample_count"] / (r["ssch_count"] / seconds) * 1000
+        assert iosq_ms == pytest.approx(d.iosq_ms, rel=1e-3)
+    # what the plan stands for: 1-300 I/O per second, response times of 0.5-8 ms
+    response = [d.iosq_ms + d.pending_ms + d.disconnect_ms + d.connect_ms for d in plan.devices]
+    assert 1 <= min(d.io_rate for d in plan.devices) and max(d.io_rate for d in plan.devices) <= 300
+    assert 0.5 <= min(response) and max(response) <= 8

@@ -7,3 +7,16 @@
     and {{ lp }}.partition_number = {{ control }}.partition_number
     and {{ lp }}.lp_address = {{ cpu }}.cpu_id
 {%- endmacro %}
+
+{#- The columns every RMF staging model starts with: where the row came from, the system, and the RMF
+    interval of its record's product section (start, end, length in seconds). -#}
+{% macro rmf_interval_columns() -%}
+    source_file_id,
+    record_ordinal,
+    system_id,
+    system_name as sysname,
+    sysplex_name,
+    interval_start,
+    {{ add_millis('cast(interval_us / 1000 as integer)', 'interval_start') }} as interval_end,
+    cast(interval_us as double) / 1e6 as interval_s
+{%- endmacro %}

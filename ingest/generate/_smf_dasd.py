@@ -17,14 +17,14 @@ from dataclasses import dataclass
 
 # (volser prefix, count, exposures, base I/O per s range, connect ms range, disconnect ms range)
 VOLUME_GROUPS = (
-    ("SYSRES", 1, 1, (20, 60), (0.2, 0.4), (0.05, 0.2)),
+    ("SYSRES", 1, 1, (20, 60), (0.35, 0.5), (0.1, 0.3)),
     ("PAGE0", 2, 1, (5, 40), (0.5, 0.9), (0.1, 0.5)),
     ("SPOOL", 2, 1, (10, 50), (0.3, 0.6), (0.2, 0.8)),
     ("WORK0", 6, 1, (2, 30), (1.0, 2.5), (0.5, 3.0)),
     ("DB2A", 12, 4, (30, 180), (0.2, 0.6), (0.3, 2.0)),
     ("PRD0", 10, 4, (5, 120), (0.3, 0.8), (0.2, 1.5)),
 )
-PENDING_MS = (0.1, 0.25)
+PENDING_MS = (0.15, 0.3)
 MAX_BUSY = 0.6  # of a volume's exposures: a capacity planner moves data sets off before it queues further
 RMF_CYCLE_MS = 1000  # RMF CYCLE(1000): one sample a second (SMF74SAM)
 DASD_UNIT_TYPE = "3010200F"  # UCBTYP of a 3390

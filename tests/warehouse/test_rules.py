@@ -15,8 +15,9 @@ from read_only_db import dict_rows
 
 pytestmark = pytest.mark.slow
 
-# the thresholds seed as it was before the catalogue (rule_id, system, entity, command, metric, operator, limit,
-# severity): the model over the catalogue must give the threshold marts these rows
+# the thresholds seed as it was before the catalogue, and the SMF 74.1 DASD rules added since (rule_id, system,
+# entity, command, metric, operator, limit, severity): the model over the catalogue must give the threshold marts
+# these rows
 THRESHOLDS = [
     ("AIX-M-01", "*", "buffer_pool", "netstat -m", "requests_failed_count", ">", 0.0, "warning"),
     ("AIX-M-02", "*", "buffer_pool", "netstat -m", "requests_delayed_count", ">", 0.0, "info"),
@@ -28,6 +29,8 @@ THRESHOLDS = [
     ("CPU-T4", "*", "cpu", "*", "busy_pct_max", ">", 70.0, "warning"),
     ("CPU-T5", "*", "cpu", "*", "busy_pct_spread_across_hours", ">", 20.0, "warning"),
     ("CPU-T6", "*", "cpu", "*", "ibusy_pct_max", ">", 25.0, "warning"),
+    ("DASD-T1", "*", "dasd", "*", "response_ms", ">", 5.0, "warning"),
+    ("DASD-T2", "*", "dasd", "*", "iosq_share_pct", ">", 20.0, "warning"),
     ("DISC-T1", "*", "disc", "*", "busy_pct_max", ">", 70.0, "warning"),
     ("LINE-T1", "*", "line", "*", "busy_pct_max", ">", 70.0, "warning"),
     ("NET-IF-01", "*", "interface", "*", "error_pct", ">", 0.0, "warning"),
@@ -110,9 +113,9 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     for r in everything:
         counts = by_document.setdefault(r["document"], [0, 0])
         counts[r["status"] == "evaluated"] += 1
-    # [not evaluable, evaluated] per document: 49 of the 336 rules run on the demo
+    # [not evaluable, evaluated] per document: 51 of the 338 rules run on the demo
     assert by_document == {"000": [74, 5], "001": [68, 23], "002": [42, 8], "003": [14, 2], "004": [89, 6],
-                           "formats": [0, 5]}
+                           "formats": [0, 7]}
 
 
 def test_a_rule_not_evaluable_says_which_input_is_missing(demo_home, capsys):

@@ -26,3 +26,16 @@
     {%- endset -%}
     {{ first_copy(with_utc, ['system_id', 'interval_start_utc'] + key) }}
 {% endmacro %}
+
+{#- The columns every RMF staging model starts with: where the row came from, the system, and the RMF
+    interval of its record's product section (start, end, length in seconds). -#}
+{% macro rmf_interval_columns() -%}
+    source_file_id,
+    record_ordinal,
+    system_id,
+    system_name as sysname,
+    sysplex_name,
+    interval_start,
+    {{ add_millis('cast(interval_us / 1000 as integer)', 'interval_start') }} as interval_end,
+    cast(interval_us as double) / 1e6 as interval_s
+{%- endmacro %}

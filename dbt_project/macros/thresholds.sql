@@ -57,7 +57,7 @@ union all
     {%- endfor %}
 {% endmacro %}
 
-{#- The MEASURE shift facts that rules of the same entity compare, the Figure 9 query and "the same
+{#- The shift facts that rules of the same entity compare: MEASURE's, the Figure 9 query and "the same
     query for process, disk, line, and USERDEF data" of King 1986 (L2119): per entity the fact, the
     hourly model it condenses (for the hours a shift covers), the fact's keys, the columns a rule may
     name, how a report row names what crossed and the column a rule's source_command names (a USERDEF
@@ -75,6 +75,12 @@ union all
             'command': command,
         }}) %}
     {%- endfor %}
+    {#- SMF 74.1 DASD volumes: a shift fact of its own (macros/dasd.sql), not a family condense_hours_fact builds -#}
+    {%- do targets.update({'dasd': {
+        'fact': 'fct_dasd_shift', 'hourly': 'int_dasd__hourly', 'keys': ['system_name', 'device_number', 'volser', 'shift_date', 'shift'],
+        'metrics': ['io_per_s', 'response_ms', 'iosq_ms', 'iosq_share_pct', 'busy_pct'],
+        'label': "volser || ' (' || device_number || ')'", 'command': none,
+    }}) %}
     {{ return(targets) }}
 {% endmacro %}
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.capacity.sizing import KB, TN3270_OVERHEAD_KI_PER_TXN
+from ingest.generate._smf_dasd import DeviceInterval, plan_devices
 
 DEMO_START = dt.date(2026, 1, 5)  # the MEASURE demo's first day; load grows from it
 RMF_INTERVAL = dt.timedelta(minutes=30)  # RMF INTERVAL(30M), the RMF default
@@ -323,6 +324,7 @@ class DayPlan:
     interfaces: list[InterfaceSample] = field(default_factory=list)
     ftp: list[FtpTransfer] = field(default_factory=list)
     tn3270: list[Tn3270Session] = field(default_factory=list)
+    devices: list[DeviceInterval] = field(default_factory=list)  # 74.1 device data sections, interval by interval
     other: list[tuple[dt.datetime, int, int, int]] = field(default_factory=list)  # (written, type, subtype, body bytes)
 
 
@@ -556,6 +558,7 @@ def plan_day(sid: str, day: dt.date, seed: int) -> DayPlan:
     plan = DayPlan(profile_for(sid), day)
     cp_busy_s = _plan_rmf(plan, _rng(seed, sid, day, "rmf"))
     _plan_wlm(plan, cp_busy_s)
+    plan.devices = plan_devices(sid, [(iv.start, iv.interval_ms) for iv in plan.rmf], cp_busy_s, seed, day)
     _plan_tcpip(plan, seed)  # before the work: the FTP and TN3270 servers' CPU follows their transfers and sessions
     _plan_work(plan, cp_busy_s, seed)
     return plan

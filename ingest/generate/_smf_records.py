@@ -14,6 +14,7 @@ import struct
 from pathlib import Path
 
 from ingest.formats.smf import ebcdic
+from ingest.generate._smf_dasd import DASD_UNIT_TYPE, DeviceInterval
 from ingest.generate._smf_plan import (
     RT_BUCKET_BOUNDS,
     SMF_INTERVAL,
@@ -177,6 +178,25 @@ def workload_record(p: SystemProfile, c: ClassInterval) -> bytes:
                       [[_rmf_product(p, c.start, c.interval_ms)], [control], [], [], [period], distribution, [], []])
 
 
+def device_record(p: SystemProfile, devices: list[DeviceInterval]) -> bytes:
+    """74.1: the devices of one interval, each a device data section (IBM's offsets 0-51; the rest of RMF's
+    section, busy delays, storage group and the like, left zero)."""
+    first = devices[0]
+    control = section(32, (2, u(1, 2)), (4, u(len(devices), 2)), (6, u(0x0020, 2)))  # one DASD class record
+    sections = []
+    for d in devices:
+        v = d.volume
+        connect, pending, disconnect = (d.units_128us(ms) for ms in (d.connect_ms, d.pending_ms, d.disconnect_ms))
+        sections.append(section(
+            120, (0, u(v.device_number, 2)), (2, u(v.lcu, 2)), (5, u(0x01, 1)), (6, ebc(v.volser, 6)),
+            (12, bytes.fromhex(DASD_UNIT_TYPE)), (16, u(v.exposures, 4)), (20, u(d.ssch, 4)), (24, u(d.ssch, 4)),
+            (28, u(connect, 4)), (32, u(pending, 4)), (36, u(connect + pending + disconnect, 4)), (40, u(disconnect, 4)),
+            (44, u(d.queued_requests, 4)),
+        ))
+    return smf_record(74, 1, 0xDE, first.written, p.sid, "RMF",
+                      [[_rmf_product(p, first.start, first.interval_ms)], [control], sections])
+
+
 def _lp(dispatch: int, address: int, effective: int, online: int, cpu_type: str, weight: int) -> bytes:
     return section(88, (0, u(dispatch, 8)), (8, u(address, 2)), (10, u(weight, 2)), (13, u(0x80, 1)),
                    (14, u(2 if cpu_type == "zIIP" else 1, 2)), (16, u(effective, 8)), (40, u(online, 8)))
@@ -282,6 +302,10 @@ def day_records(plan: DayPlan) -> list[bytes]:
     p = plan.profile
     out: list[tuple[dt.datetime, bytes]] = [(iv.written, rmf_record(p, iv)) for iv in plan.rmf]
     out += [(c.written, workload_record(p, c)) for c in plan.wlm]
+    by_interval: dict[dt.datetime, list[DeviceInterval]] = {}
+    for d in plan.devices:
+        by_interval.setdefault(d.start, []).append(d)
+    out += [(ds[0].written, device_record(p, ds)) for ds in by_interval.values()]
     out += [(w.written, work_record(p, w)) for w in plan.work]
     out += [(c.end, connection_record(p, c)) for c in plan.connections]
     by_time: dict[dt.datetime, list[InterfaceSample]] = {}

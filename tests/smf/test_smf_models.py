@@ -208,3 +208,39 @@ def test_workload_characterization_finds_the_few_big_applications(serving):
     month = rows(serving, """select sum(cpu_s) from marts.rpt_zos_workload_characterization
         where system_id = 'SYSA' and month_start = date '2026-02-01'""")[0][0]
     assert month == pytest.approx(total, rel=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sid", gen.DEMO_SYSTEMS)
+def test_dasd_shifts_recomputed_from_the_generated_intervals(serving, plans, sid):
+    """Each DASD volume's shift of fct_dasd_shift is its intervals summed (SMF 74.1, docs/smf74_format.md):
+    the I/O rate and the four response time parts, weighted by I/Os, recomputed from the plan's intervals."""
+    shift_of = {h: (s, d) for h, s, d in rows(serving, """
+        select distinct hour_start, shift, shift_date from intermediate.int_dasd__hourly
+        where system_name = ? and cast(hour_start as date) = ? and shift is not null""", [sid, DAY])}
+    sums: dict[tuple, list[float]] = defaultdict(lambda: [0.0] * 7)
+    hours: dict[tuple, set] = defaultdict(set)
+    for d in plans[sid].devices:
+        hour = d.start.replace(minute=0)
+        if hour not in shift_of:
+            continue
+        key = (f"{d.volume.device_number:04X}", *shift_of[hour])
+        seconds = d.interval_ms / 1000
+        # interval seconds, I/Os, IOS queue seconds (the sampled queue x the interval), pending, disconnect and
+        # connect ms x I/Os, connect + disconnect seconds per exposure
+        for i, value in enumerate((seconds, d.ssch, d.queued_requests / d.samples * seconds, d.pending_ms * d.ssch,
+                                   d.disconnect_ms * d.ssch, d.connect_ms * d.ssch,
+                                   (d.connect_ms + d.disconnect_ms) * d.ssch / 1000 / d.volume.exposures)):
+            sums[key][i] += value
+        hours[key].add(hour)
+    got = {(r[0], r[1], r[2]): r[3:] for r in rows(serving, """
+        select device_number, shift, shift_date, n_hours, io_per_s, iosq_ms, pending_ms, disconnect_ms, connect_ms,
+               response_ms, busy_pct
+        from marts.fct_dasd_shift where system_name = ? and shift_date = ?""", [sid, DAY])}
+    whole = [key for key in sums if key in got and got[key][0] == len(hours[key])]  # shifts wholly inside the day
+    assert len(whole) >= 33
+    for key in whole:
+        seconds, ssch, iosq_s, pending, disconnect, connect, busy = sums[key]
+        parts = (1000 * iosq_s / ssch, pending / ssch, disconnect / ssch, connect / ssch)
+        want = (ssch / seconds, *parts, sum(parts), 100 * busy / seconds)
+        assert got[key][1:] == pytest.approx(want, rel=1e-3), key

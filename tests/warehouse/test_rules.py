@@ -15,9 +15,9 @@ from read_only_db import dict_rows
 
 pytestmark = pytest.mark.slow
 
-# the thresholds seed as it was before the catalogue (rule_id, system, entity, command, metric, operator, limit,
-# severity), and the Table 1 rules rpt_app_diagnostics compares: the model over the catalogue must give the
-# threshold marts these rows
+# the thresholds seed as it was before the catalogue, the SMF 74.1 DASD rules added since, and the Table 1 rules
+# rpt_app_diagnostics compares (rule_id, system, entity, command, metric, operator, limit, severity): the model
+# over the catalogue must give the threshold marts these rows
 THRESHOLDS = [
     ("001-b6.4-10", "*", "app_program", "*", "process_count", ">", 12.0, "warning"),
     ("001-b6.4-11", "*", "app_file", "*", "writes_per_block_split", "<", 10.0, "warning"),
@@ -35,6 +35,8 @@ THRESHOLDS = [
     ("CPU-T4", "*", "cpu", "*", "busy_pct_max", ">", 70.0, "warning"),
     ("CPU-T5", "*", "cpu", "*", "busy_pct_spread_across_hours", ">", 20.0, "warning"),
     ("CPU-T6", "*", "cpu", "*", "ibusy_pct_max", ">", 25.0, "warning"),
+    ("DASD-T1", "*", "dasd", "*", "response_ms", ">", 5.0, "warning"),
+    ("DASD-T2", "*", "dasd", "*", "iosq_share_pct", ">", 20.0, "warning"),
     ("DISC-T1", "*", "disc", "*", "busy_pct_max", ">", 70.0, "warning"),
     ("LINE-T1", "*", "line", "*", "busy_pct_max", ">", 70.0, "warning"),
     ("NET-IF-01", "*", "interface", "*", "error_pct", ">", 0.0, "warning"),
@@ -130,7 +132,7 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # [not evaluable, evaluated] per document on the demo (formulas of rpt_formula_results, diagnostics of
     # rpt_app_diagnostics, configuration rules of rpt_config_findings)
     assert by_document == {"000": [60, 19], "001": [49, 45], "002": [34, 16], "003": [8, 8], "004": [76, 19],
-                           "formats": [0, 5]}
+                           "formats": [0, 7]}
 
 
 def test_a_rule_not_evaluable_says_which_input_is_missing(demo_home, capsys):

@@ -134,7 +134,7 @@ def test_report_json_is_the_unified_rows_of_the_date(capsys, demo_home, db):
         "select count(*) from marts.rpt_threshold_exceptions where exception_date = ?", [NON_IP_DAY]
     ).fetchall()
     assert [list(r) for r in rows] == [columns] * count
-    assert {r["domain"] for r in rows} == {"cpu", "line", "process", "userdef", "network"}
+    assert {r["domain"] for r in rows} == {"cpu", "line", "process", "userdef", "dasd", "network"}
     first_vse = next(r for r in rows if r["rule_id"] == "VSE-R1")
     assert (first_vse["system_name"], first_vse["interval_start"], first_vse["interval_end"]) == (
         "VSE1", "2026-01-19 22:00:00", "2026-01-20 00:00:00")
@@ -233,6 +233,8 @@ SHIFT_RULES = {
     "PROC-T1": ("marts.fct_process_shift", "pqlen_max", "process_key", "true"),
     "USERDEF-T1": ("marts.fct_userdef_shift", "counter_rate_max", "process_key || ' ' || counter_name",
                    "counter_name = 'RESP-TIME'"),
+    # SMF 74.1 volumes: the shift's response time from its summed intervals (docs/smf74_format.md)
+    "DASD-T1": ("marts.fct_dasd_shift", "response_ms", "volser || ' (' || device_number || ')'", "true"),
 }
 
 

@@ -26,28 +26,16 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ingest.formats.base import Column
-from ingest.formats.smf.fields import Sections, columns, decode_fields, ts_array
-from ingest.formats.smf.headers import (
-    Decoded,
-    Header,
-    Triplet,
-    common_columns,
-    expand,
-    first_instance,
-    read_triplets,
-    triplet_problems,
-    whole_records,
-)
+from ingest.formats.smf.fields import Sections, columns, decode_fields
+from ingest.formats.smf.headers import Decoded, Header, Triplet, expand, first_instance
 from ingest.formats.smf.records import RecordBatch
-from ingest.formats.smf.smf70 import rmf_interval
-from ingest.formats.smf.tables import I64, SECTION_INDEX, SUBSYSTEM_ID, TS, smf_table
+from ingest.formats.smf.rmf import interval_columns, leading_columns, rmf_records
+from ingest.formats.smf.tables import smf_table
 
 RECORD_TYPE, SUBTYPES = 72, (3,)
 
 # triplet order of subtype 3, from offset 28, 8 bytes each; only the first SMF72TRN exist
 TRIPLETS = ["SMF72PRS", "SMF72WMS", "SMF72SSS", "SMF72RGS", "SMF72SCS", "SMF72RTS", "SMF72WRS", "SMF72DNS"]
-FIRST_TRIPLET = 28
 
 PRODUCT = [  # RMF product section (SMF72PRS), the same layout as SMF70PRS
     ("system_name", 96, 8, "text", "SMF72SNM: system name (SYSNAME)."),
@@ -120,14 +108,12 @@ def _bucket_doc(k: int) -> str:
 RT_BUCKETS = [(f"rt_bucket_{k + 1:02d}", 4 * k, 4, "int", _bucket_doc(k)) for k in range(len(RT_BUCKET_BOUNDS) + 1)]
 RT_ARRAY = 4 * len(RT_BUCKETS)
 
-INTERVAL_START = Column("interval_start", TS, "SMF72DAT + SMF72IST: start of the RMF interval, local time.")
-INTERVAL_US = Column("interval_us", I64, "SMF72INT (`mmsstttF`): length of the RMF interval, µs.")
 
 PERIOD_TABLE = smf_table(
     "smf72_workload_period",
     "One row per service/report class period data section of a 72.3 record, with the interval of its record's "
     "RMF product section and the class of its workload manager control section.",
-    (SUBSYSTEM_ID, INTERVAL_START, INTERVAL_US, SECTION_INDEX, *columns(PRODUCT), *columns(CONTROL), *columns(PERIOD),
+    (*leading_columns(RECORD_TYPE), *columns(PRODUCT), *columns(CONTROL), *columns(PERIOD),
      *columns(RT_BUCKETS)),
     ("system_id", "interval_start", "class_name", "class_flags", "period_number"), "interval_start",
 )
@@ -135,49 +121,22 @@ TABLES = (PERIOD_TABLE,)
 
 
 def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
-    whole = whole_records(batch).take(rows)
-    trn, _ = whole.uint(24, 2)
-    triplets = read_triplets(whole, [(name, FIRST_TRIPLET + 8 * k) for k, name in enumerate(TRIPLETS)], trn)
-    problems = triplet_problems(batch, rows, triplets, FIRST_TRIPLET)
-    prs, wms, scs, rts = triplets[0], triplets[1], triplets[4], triplets[5]
-    start, start_ok, interval_us, interval_ok = rmf_interval(first_instance(batch, rows, prs))
-    for i in range(len(rows)):
-        if problems[i] is not None:
-            continue
-        if not prs.exists[i]:
-            problems[i] = "record has no RMF product section (triplet SMF72PRS at record offset 28 is zero): no interval"
-        elif not wms.exists[i]:
-            problems[i] = "record has no workload manager control section (triplet SMF72WMS at record offset 36 is zero): no class"
-        elif not (start_ok[i] and interval_ok[i]):
-            at = prs.offset[i]
-            problems[i] = (f"RMF product section at record offset {at}: interval start SMF72DAT/SMF72IST (offsets {at + 14}/{at + 10}) "
-                           f"or length SMF72INT (offset {at + 18}) is not valid packed decimal")
-    good = np.array([p is None for p in problems], dtype=bool)
-    rejects = [(int(rows[i]), problems[i]) for i in np.flatnonzero(~good)]
-    keep = np.flatnonzero(good)
-    rows, start, interval_us = rows[keep], start[keep], interval_us[keep]
-    prs, wms, scs, rts = (t.take(keep) for t in (prs, wms, scs, rts))
-
-    periods = expand(batch, rows, scs)
-    by_record = np.full(len(batch), -1, dtype=np.int64)
-    by_record[rows] = np.arange(len(rows))
-    owner = pa.array(by_record[periods.rec])  # each period's record among the kept ones
+    kept = rmf_records(batch, rows, RECORD_TYPE, TRIPLETS,
+                       {1: "workload manager control section (triplet {name} at record offset {at} is zero): no class"})
+    prs, wms, scs, rts = (kept.triplets[k] for k in (0, 1, 4, 5))
+    periods = expand(batch, kept.rows, scs)
+    owner, leading = interval_columns(batch, header, kept, periods)
     per_record = {
-        "subsystem_id": header.ssi.take(pa.array(rows)),
-        **decode_fields(first_instance(batch, rows, prs), PRODUCT),
-        **decode_fields(first_instance(batch, rows, wms), CONTROL),
+        **decode_fields(first_instance(batch, kept.rows, prs), PRODUCT),
+        **decode_fields(first_instance(batch, kept.rows, wms), CONTROL),
     }
     table = {
-        **common_columns(batch, header, periods.rec),
-        "subsystem_id": per_record["subsystem_id"].take(owner),
-        "interval_start": ts_array(start, np.ones(len(rows), dtype=bool)).take(owner),
-        "interval_us": pa.array(interval_us, pa.int64()).take(owner),
-        "section_index": pa.array(periods.inst, pa.int64()),
+        **leading,
         **{name: per_record[name].take(owner) for name, *_ in (*PRODUCT, *CONTROL)},
         **decode_fields(periods, PERIOD),
-        **decode_fields(response_time_counts(batch, periods, rts.take(by_record[periods.rec])), RT_BUCKETS),
+        **decode_fields(response_time_counts(batch, periods, rts.take(owner.to_numpy())), RT_BUCKETS),
     }
-    return Decoded({PERIOD_TABLE.name: pa.table(table)}, rejects, len(rows))
+    return Decoded({PERIOD_TABLE.name: pa.table(table)}, kept.rejects, len(kept.rows))
 
 
 def response_time_counts(batch: RecordBatch, periods: Sections, rts: Triplet) -> Sections:

@@ -8,6 +8,7 @@
 --   line     `disc`, `line`, `process` and `userdef` rules, the same way; a `userdef` rule compares
 --   process  the counter its source_command names (RESP-TIME), which the row carries there
 --   userdef
+--   dasd     fct_dasd_shift (SMF 74.1 volumes) against the `dasd` rules, the same way
 --   network  rpt_network_threshold_violations as it is
 -- The `busy_process` rules select the processes of rpt_busy_process; they are not alarms, so they
 -- have no rows here; the `process_activity` rules (the OLTP band) flag rows of rpt_process_activity,

@@ -6,14 +6,7 @@ with source as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    system_id,
-    system_name as sysname,
-    sysplex_name,
-    interval_start,
-    {{ add_millis('cast(interval_us / 1000 as integer)', 'interval_start') }} as interval_end,
-    cast(interval_us as double) / 1e6 as interval_s,
+    {{ rmf_interval_columns() }},
     interval_start_utc,
     {{ add_millis('cast(interval_us / 1000 as bigint)', 'interval_start_utc') }} as interval_end_utc,
     cast(utc_offset_us as double) / 1e6 as utc_offset_s,

@@ -18,14 +18,7 @@ seconds as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    system_id,
-    system_name as sysname,
-    sysplex_name,
-    interval_start,
-    {{ add_millis('cast(interval_us / 1000 as integer)', 'interval_start') }} as interval_end,
-    cast(interval_us as double) / 1e6 as interval_s,
+    {{ rmf_interval_columns() }},
     policy_name,
     workload_name,
     class_name,

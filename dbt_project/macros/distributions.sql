@@ -47,11 +47,11 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- The lower and upper bounds of a bucket index on a scale. -#}
+{#- The lower and upper bounds of a bucket index on a scale, as doubles on both targets (Spark reads 0.5 as a decimal). -#}
 {% macro bucket_lower(index, scale) -%}
     {%- set s = distribution_scales()[scale] -%}
     {%- if scale == 'pct' -%}
-    {{ index }} * {{ s['width'] }}
+    cast({{ index }} * {{ s['width'] }} as double)
     {%- else -%}
     case when {{ index }} < {{ s['floor_exponent'] * s['per_decade'] }} then 0.0
         else power(10, cast({{ index }} as double) / {{ s['per_decade'] }}) end
@@ -61,7 +61,7 @@
 {% macro bucket_upper(index, scale) -%}
     {%- set s = distribution_scales()[scale] -%}
     {%- if scale == 'pct' -%}
-    ({{ index }} + 1) * {{ s['width'] }}
+    cast(({{ index }} + 1) * {{ s['width'] }} as double)
     {%- else -%}
     power(10, cast({{ index }} + 1 as double) / {{ s['per_decade'] }})
     {%- endif -%}

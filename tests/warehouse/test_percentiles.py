@@ -7,12 +7,14 @@ percentile of ``marts.fct_busy_percentiles_monthly`` is compared with the hours 
 here: the reported value is the upper bound of the bucket holding the hour of rank ceil(p n / 100), so the exact
 value is below it by less than one bucket. Then retention keeps one day of raw files, intervals and hours, the
 warehouse is built again (incrementally, then ``perfdb build --full-refresh``), and every month, week and year
-percentile is unchanged while the hours of the first four days are gone.
+percentile is unchanged while the hours of the first four days are gone. So are the capacity grades of each
+month's p95 (``marts.rpt_capacity_p95_monthly``), which ``perfdb report capacity --p95`` prints.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 
 import duckdb
@@ -76,7 +78,18 @@ def percentiles(home: Home, period: str) -> dict[tuple, tuple]:
         home, f"select system_name, resource, entity, {period}, n_hours, value_max, {columns} from {PERIOD_TABLES[period]}")}
 
 
-def test_month_percentiles_from_day_buckets_match_the_hours_and_survive_retention(tmp_path):
+def grade(pct: float, lower: float, upper: float) -> str:
+    """The bands of macros/capacity_grades.sql."""
+    return next(g for g, below in (("within capacity", lower), ("warning", upper), ("critical", 100.0)) if pct < below) \
+        if pct < 100.0 else "saturated"
+
+
+def capacity_grades(home: Home) -> list[tuple]:
+    return sorted(rows(home, "select resource_type, resource_name, month, busy_pct_p95, capacity_lower_pct, "
+                             "capacity_upper_pct, p95_grade, max_grade, busy_pct_max from marts.rpt_capacity_p95_monthly"))
+
+
+def test_month_percentiles_from_day_buckets_match_the_hours_and_survive_retention(tmp_path, capsys):
     spec = SystemSpec("\\R1", cpus=2, start=START, days=DAYS, processes=4, discs=2, lines=1, file_openers=1)
     measure.generate(spec, tmp_path / "site", ["csv"])
     home = Home(tmp_path / "home").create()
@@ -101,6 +114,13 @@ def test_month_percentiles_from_day_buckets_match_the_hours_and_survive_retentio
                 assert lower <= in_scale <= got  # the exact value in the bucket reported: within one bucket
                 checked += 1
     assert checked == 4 * (2 + 2 + 1 + 1 + 4)  # processors, discs, line busy and response, workloads
+    # capacity thresholds on p95: every processor, disc and line graded in its bands on its month's p95
+    grades = capacity_grades(home)
+    assert len(grades) == 2 + 2 + 1
+    for resource_type, name, first, p95, lower, upper, p95_grade, max_grade, busy_max in grades:
+        assert p95 == month[("\\R1", f"{resource_type}_busy", name, first)][4]
+        assert (p95_grade, max_grade) == (grade(p95, lower, upper), grade(busy_max, lower, upper))
+    assert ("cpu", 85.0) in {(g[0], g[4]) for g in grades}  # the generated processors are TXPs (type 2)
     # the percentiles rise with p, and the buckets are fine enough to tell p50 from p99 on every processor
     assert all(list(r[2:]) == sorted(r[2:]) for r in month.values())
     assert all(r[2] < r[5] for key, r in month.items() if key[1] == "cpu_busy")
@@ -122,4 +142,13 @@ def test_month_percentiles_from_day_buckets_match_the_hours_and_survive_retentio
         perfdb(home, *build)
         for period, before in (("month", month), ("week", week), ("year", year)):
             assert percentiles(home, period) == before, (build, period)
+        assert capacity_grades(home) == grades, build
     assert rows(home, "select count(distinct day) from marts.fct_busy_distribution_day") == [(DAYS,)]
+
+    # `perfdb report capacity --p95` prints the published grades
+    perfdb(home, "publish")
+    capsys.readouterr()
+    perfdb(home, "report", "capacity", "--p95", "--format", "json")
+    printed = json.loads(capsys.readouterr().out)
+    assert sorted((r["resource_type"], r["resource_name"], r["busy_pct_p95"], r["p95_grade"]) for r in printed) == [
+        (g[0], g[1], g[3], g[6]) for g in grades]

@@ -1,7 +1,7 @@
 """``perfdb report capacity``: capacity planning as seed 001's "Capacity Planning Concepts" describes it.
 
     perfdb report capacity [--resource cpu|processor_pool|disc|line] [--system NAME] [--growth 0.10]
-                           [--cost | --benchmarks | --p95 | --config LISTING] [--format table|csv|json]
+                           [--cost | --p95 | --benchmarks | --config LISTING] [--format table|csv|json]
 
 The default report answers "when will each resource run out, and what does a growth do": one row per
 resource from ``marts.fct_capacity_forecast`` (its peak now, its bounds of available capacity for its

@@ -1,7 +1,7 @@
 """``perfdb report capacity``: capacity planning as seed 001's "Capacity Planning Concepts" describes it.
 
     perfdb report capacity [--resource cpu|processor_pool|disc|line] [--system NAME] [--growth 0.10]
-                           [--cost | --benchmarks | --config LISTING] [--format table|csv|json]
+                           [--cost | --p95 | --benchmarks | --config LISTING] [--format table|csv|json]
 
 The default report answers "when will each resource run out, and what does a growth do": one row per
 resource from ``marts.fct_capacity_forecast`` (its peak now, its bounds of available capacity for its
@@ -20,6 +20,14 @@ capacity, warning, critical, saturated). Sample (terminal, ``--resource cpu`` on
     cpu       SYSA    CPU 03   78.6*  70-80  +7.9  2026-02-01  above threshold         86.5*  critical
     cpu       \\DEV1   CPU 01    92.8     95  +4.4  2026-03-13  crosses                102.1*  saturated
     cpu       \\PROD1  CPU 03    65.9     85  +3.0  2026-09-25  crosses                  72.5  within capacity
+
+``--p95`` prints, per month, each processor's, disc's and line's busy avg, max and p95 of its hours with the
+grade of the p95 and of the max against the same thresholds (``marts.rpt_capacity_p95_monthly``: a threshold
+set on p95 ignores the few busiest hours a max is made of). Sample (five days of a small system, excerpt)::
+
+    month       resource_type  system_name  resource_name  n_hours  busy_pct_avg  busy_pct_max  busy_pct_p95  ...  p95_grade
+    2026-03-01  cpu            \\R1                      1      120          44.5          98.3          92.5  ...  critical
+    2026-03-01  disc           \\R1          $DATA01            120          21.7          42.4            40  ...  within capacity
 
 ``--cost`` prints what a transaction costs (``marts.fct_capacity_cost_per_transaction``: CPU ms per
 transaction, ETR, ITR) per source, system and day, the total that ``marts.rpt_workload_cost_per_transaction``
@@ -52,6 +60,7 @@ FORECAST = "marts.fct_capacity_forecast"
 GRADE_BANDS = "marts.rpt_capacity_grade_band"
 COST = "marts.fct_capacity_cost_per_transaction"
 BENCHMARKS = "marts.rpt_benchmark_vs_reference"
+P95 = "marts.rpt_capacity_p95_monthly"
 RESOURCES = ("cpu", "processor_pool", "disc", "line", "interface")
 
 FORECAST_COLUMNS = (
@@ -135,6 +144,21 @@ def cost_rows(home: Home, system: str | None) -> tuple[list[str], list[tuple]]:
     )
 
 
+def p95_rows(home: Home, resource: str | None, system: str | None) -> tuple[list[str], list[tuple]]:
+    """Each processor, disc and line per month: busy avg, max and p95 of its hours (the p95 merged from day
+    distributions, so it outlives the purged hours) and the grade of each against its available capacity."""
+    sql, params = where({"resource_type = ?": resource, "system_name = ?": system})
+    return query_mart(
+        home,
+        f"""select month, resource_type, system_name, resource_name, n_hours,
+                   round(busy_pct_avg, 1) as busy_pct_avg, round(busy_pct_max, 1) as busy_pct_max,
+                   busy_pct_p95, capacity_lower_pct, capacity_upper_pct, p95_grade, max_grade
+            from {P95}{sql}
+            order by month, resource_type, system_name, resource_name""",
+        params,
+    )
+
+
 def benchmark_rows(home: Home) -> tuple[list[str], list[tuple]]:
     return query_mart(
         home,
@@ -171,6 +195,8 @@ def print_report(args, out=None) -> int:
                 columns, rows = cost_rows(home, args.system)
             elif args.benchmarks:
                 columns, rows = benchmark_rows(home)
+            elif args.p95:
+                columns, rows = p95_rows(home, args.resource, args.system)
             else:
                 columns, rows = forecast_rows(home, args.resource, args.system, args.growth)
     except (ReportError, config_checks.ListingError) as e:
@@ -183,7 +209,7 @@ def print_report(args, out=None) -> int:
         print("perfdb report capacity: no rows: ingest MEASURE, SMF or benchmark data and run `perfdb run` first",
               file=sys.stderr)
         return 0
-    if args.format == "table" and not (args.cost or args.benchmarks or args.config):
+    if args.format == "table" and not (args.cost or args.benchmarks or args.config or args.p95):
         columns, rows = forecast_view(columns, rows, args.growth)
     elif args.format == "table" and args.benchmarks:
         columns, rows = choose(columns, rows, BENCHMARK_VIEW)
@@ -244,6 +270,8 @@ def add_parser(subparsers) -> None:
                    help="what-if workload growth as a factor, e.g. 0.10 = +10%%, -0.15 = -15%% (default %(default)s)")
     view = p.add_mutually_exclusive_group()
     view.add_argument("--cost", action="store_true", help="CPU ms per transaction, ETR and ITR per source, system and day")
+    view.add_argument("--p95", action="store_true",
+                      help="per month, each processor's, disc's and line's busy avg, max and p95, graded against its capacity")
     view.add_argument("--benchmarks", action="store_true", help="the site's benchmark runs beside the published results")
     view.add_argument("--config", metavar="LISTING",
                       help="check a parameter listing (CSV node,parameter,value,unit or a benchmark log) against the tuning rules")

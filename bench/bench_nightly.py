@@ -7,7 +7,8 @@
 For every history length it:
 
 1. builds the site's history once (``--systems`` generated NonStop systems of 16 CPUs, 200 processes,
-   40 discs and 4 lines, ``perfdb generate measure`` in weekly CSV files, generated once per systems and
+   40 discs and 4 lines, ``perfdb generate measure`` in weekly CSV files, and as many z/OS images,
+   ``perfdb generate smf`` in weekly dumps: SMF 70.1, 72.3, 30 and 119, generated once per systems and
    days and linked into the home): ``perfdb ingest``, ``perfdb build --full-refresh`` (both timed: the
    full refresh of the history), a passing check mark recorded without validating the history (a first
    check validates every row, which a 730-day history does not fit in memory for), ``perfdb publish``,
@@ -59,6 +60,7 @@ PERFDB = [sys.executable, "-m", "ingest.cli"]
 TODAY = dt.date.today()
 LAST_DAY = TODAY - dt.timedelta(days=7 + TODAY.weekday())
 SYSTEM = dict(cpus=16, processes=200, discs=40, lines=4)
+SMF_SYSTEMS = ("SYSA", "SYSB", "SYSC", "SYSD", "SYSE", "SYSF", "SYSG", "SYSH")  # a z/OS image beside each system
 STEPS = ("ingest", "build", "check", "publish")
 RATIO_TARGET = 1.5
 RSS_TARGET = 1024 ** 3
@@ -82,10 +84,16 @@ def perfdb(home: Path, *args: str, capture: bool = False) -> subprocess.Complete
 
 
 def generate(home: Path, systems: int, start: dt.date, days: int, period: str, out: Path | None = None) -> None:
+    """Per system, a NonStop system's MEASURE files and a z/OS image's SMF dumps (70.1 and 72.3, which the
+    MSU and workload models read, with the SMF 30 and 119 records of the same days), in weekly files for a
+    history (``period`` week) or one file a day for a night."""
     for n in range(1, systems + 1):
         perfdb(home, "generate", "measure", "--system", f"\\NIGHT{n}", "--start", start.isoformat(),
                "--days", str(days), "--seed", str(100 + n), "--period", period,
                *(f"--{k}={v}" for k, v in SYSTEM.items()), *(["--out", str(out)] if out else []))
+    perfdb(home, "generate", "smf", "--systems", ",".join(SMF_SYSTEMS[:systems]), "--start", start.isoformat(),
+           "--days", str(days), "--seed", "100", "--days-per-file", "7" if period == "week" else "1",
+           *(["--out", str(out)] if out else []))
 
 
 def copy_home(source: Path, target: Path) -> None:
@@ -105,7 +113,7 @@ def start(days: int) -> dt.date:
 
 def landing(cache: Path, systems: int, days: int) -> Path:
     """The history's files, generated once per systems, days and start (not per code: only generate writes them)."""
-    data = cache / f"data-{systems}sys-{days}d-from-{start(days)}"
+    data = cache / f"data-{systems}sys-smf-{days}d-from-{start(days)}"
     if not (data / "ready").exists():
         shutil.rmtree(data, ignore_errors=True)
         data.mkdir(parents=True)

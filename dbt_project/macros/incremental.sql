@@ -14,7 +14,11 @@
     e.g. an SMF 30 interval written just after midnight), `week` (a date, the Monday of an ISO week), `month` (a date,
     first of the month) or `year` (an integer). `day_and_next` is a day whose rows also depend on the last hours
     of the day before (a rolling average over hours): a touched day rebuilds it and the day after, and the
-    model reads its input from the day before the first of them (touched_rows_with_lookback).
+    model reads its input from the day before the first of them (touched_rows_with_lookback);
+    `day_and_next_month` is the month (a date, first of the month) of such a day or of the day after.
+    A model whose rows belong to a group of systems (the z/OS images of a CPC) names in meta touched_via the
+    model that maps a system to its group: {'model': ..., 'system': system column, 'group': group column};
+    its touched periods are those of the groups of the touched systems, and its system column is the group's.
     The filter and the delete read the same touched set, so the rows deleted are exactly the rows rebuilt,
     also where a removed file leaves a period with no rows at all (which delete+insert would miss).
     A first build, and `perfdb build --full-refresh`, build everything: the filter is then `1 = 1`.
@@ -26,8 +30,21 @@
     or hourly detail, it would hold only what is left of it (a late file for a purged day stays out of the
     marts). Weeks, months and years are condensed from shift rows, which are kept forever: those rebuild. -#}
 {% macro touched_periods(grain) %}
+    {%- set via = config.get('meta', {}).get('touched_via') if model.resource_type != 'unit_test' else none %}
+    {%- if via %}
+    select distinct members.{{ via['group'] }} as touched_system, systems.touched_period
+    from ({{ system_periods(grain) }}) as systems
+    inner join (select distinct {{ via['system'] }}, {{ via['group'] }} from {{ ref(via['model']) }}) as members
+        on members.{{ via['system'] }} = systems.touched_system
+    where members.{{ via['group'] }} is not null
+    {%- else %}
+    {{ system_periods(grain) }}
+    {%- endif %}
+{% endmacro %}
+
+{% macro system_periods(grain) %}
     select touched_system, touched_period from ({{ periods_of('select system_name, day from ' ~ ref('build_touched_days'), grain) }}) as touched
-    {%- if grain in ['day', 'shift_date', 'day_and_next'] %}
+    {%- if grain in ['day', 'shift_date', 'day_and_next', 'day_and_next_month'] %}
     except
     select touched_system, touched_period from ({{ periods_of('select system_name, day from ' ~ ref('build_purged_days'), grain) }}) as purged
     {%- endif %}
@@ -46,6 +63,9 @@
         select system_name as touched_system, day as touched_period from ({{ days }}) as touched_days
         union
         select system_name, cast({{ dbt.dateadd('day', 1, 'day') }} as date) from ({{ days }}) as touched_days
+    {%- elif grain == 'day_and_next_month' -%}
+        select distinct touched_system, cast({{ dbt.date_trunc('month', 'touched_period') }} as date) as touched_period
+        from ({{ periods_of(days, 'day_and_next') }}) as touched_days
     {%- elif grain == 'shift_date' -%}
         select system_name as touched_system, period as touched_period from ({{ shift_dates }}) as touched_shift_dates
     {%- elif grain in ['week', 'month'] -%}
@@ -55,7 +75,7 @@
         select distinct system_name as touched_system, cast(extract(year from period) as integer) as touched_period
         from ({{ shift_dates }}) as touched_shift_dates
     {%- else -%}
-        {{ exceptions.raise_compiler_error("touched: grain must be day, day_and_next, shift_date, week, month or year, not " ~ grain) }}
+        {{ exceptions.raise_compiler_error("touched: grain must be day, day_and_next, day_and_next_month, shift_date, week, month or year, not " ~ grain) }}
     {%- endif -%}
 {% endmacro %}
 

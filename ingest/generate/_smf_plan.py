@@ -20,6 +20,7 @@ from ingest.generate._smf_dasd import DeviceInterval, plan_devices
 
 DEMO_START = dt.date(2026, 1, 5)  # the MEASURE demo's first day; load grows from it
 RMF_INTERVAL = dt.timedelta(minutes=30)  # RMF INTERVAL(30M), the RMF default
+GRPB_LIMIT_MSU = 300  # SYSB's capacity group: its 4HRA passes 300 MSU/h on a few percent of the demo's intervals
 SMF_INTERVAL = dt.timedelta(minutes=60)  # SMFPRMxx INTVAL(60): SMF 30 subtype 2, SMF 119 interval records
 RMF_PER_DAY, SMF_PER_DAY = 48, 24
 CAPTURE_RATIO = 0.88
@@ -49,6 +50,8 @@ class SystemProfile:
     utc_offset_h: int = 1
     plex: str = "PLEXP1"
     defined_capacity_msu: int = 0  # SMF70MSU of its partition; 0 = no defined capacity
+    capacity_group: str = ""  # SMF70GNM of its partition; "" = not in a capacity group
+    group_max_msu: int = 0  # SMF70GMU: the group's limit
 
     @property
     def sysname(self) -> str:
@@ -61,7 +64,9 @@ def profile_for(sid: str) -> SystemProfile:
         # average of busy weekdays reaches, so the demo has capped intervals
         return SystemProfile("SYSA", "PRODA", 1, 4, 2, 6, 2, "000000000002A8E1", "198.51.100.11", defined_capacity_msu=480)
     if sid == "SYSB":
-        return SystemProfile("SYSB", "PRODB", 1, 2, 1, 4, 1, "000000000002B3F7", "198.51.100.12")
+        # in capacity group GRPB, whose limit its busiest hours reach (fct_msu_group_interval caps it)
+        return SystemProfile("SYSB", "PRODB", 1, 2, 1, 4, 1, "000000000002B3F7", "198.51.100.12",
+                             capacity_group="GRPB", group_max_msu=GRPB_LIMIT_MSU)
     rnd = random.Random(f"profile/{sid}")
     cps = rnd.choice((2, 3, 4))
     return SystemProfile(sid, f"LP{sid[:6]}", 1, cps, 1, cps + 2, 1, f"{rnd.randrange(16**16):016X}", f"198.51.100.{rnd.randrange(20, 250)}")

@@ -126,7 +126,7 @@ def rmf_record(p: SystemProfile, iv: RmfInterval) -> bytes:
         lps.append(_lp(c.dispatch_us, c.cpu_id, c.effective_us, c.online_us, c.cpu_type, weight=300 if c.cpu_type == "CP" else 100))
     partitions = [section(84, (0, ebc(p.lpar, 8)), (8, u(p.lpar_number, 1)), (10, u(len(iv.cpus), 2)), (12, u(0, 4)),
                           (20, ebc(p.plex, 8)), (28, ebc(p.sysname, 8)), (40, u(65536, 4)),
-                          (52, u(p.defined_capacity_msu, 4)))]
+                          (52, u(p.defined_capacity_msu, 4)), *_capacity_group(p))]
     first = len(lps)
     for name in ("TESTLP", "PHYSICAL"):
         mine = [o for o in iv.other_lps if o[0] == name]
@@ -138,6 +138,13 @@ def rmf_record(p: SystemProfile, iv: RmfInterval) -> bytes:
     cpu_ids = [section(24, (0, ebc("CP", 16)), (16, u(p.physical_cps, 2)), (20, u(p.physical_cps * 360, 4))),
                section(24, (0, ebc("IIP", 16)), (16, u(p.physical_ziips, 2)), (20, u(p.physical_ziips * 360, 4)))]
     return smf_record(70, 1, 0xDF, iv.written, p.sid, "RMF", [[product], [control], cpus, [], partitions, lps, cpu_ids, [], []])
+
+
+def _capacity_group(p: SystemProfile) -> list[tuple[int, bytes]]:
+    """SMF70PFL's capacity-group member bit, SMF70GNM and SMF70GMU of the image's partition, if it is in a group."""
+    if not p.capacity_group:
+        return []
+    return [(56, u(0x4000, 2)), (60, ebc(p.capacity_group, 8)), (68, u(p.group_max_msu, 4))]
 
 
 def _rmf_product(p: SystemProfile, start: dt.datetime, interval_ms: int) -> bytes:

@@ -58,8 +58,9 @@ DAY_MODELS = WORKLOAD_DAY_MODELS | {
     "rpt_busy_process", "rpt_discopen_summary", "rpt_file_summary", "fct_zos_lpar_interval", "rpt_threshold_exceptions",
     "fct_buffer_pool_snapshot", "fct_vse_stack_health", "int_workload__goal_interval", "fct_workload_goal_shift",
     "int_capacity__interface_hourly", "int_capacity__interface_speed", "int_capacity__transaction_hourly",
-    "int_capacity__sizing_daily", "int_msu__lpar_interval", "fct_msu_lpar_interval", "int_dasd__hourly", "fct_dasd_shift",
-    "fct_dasd_monthly",
+    "int_capacity__sizing_daily", "int_msu__lpar_interval", "fct_msu_lpar_interval", "fct_msu_cpc_interval",
+    "fct_msu_group_interval", "fct_msu_lpar_monthly", "fct_msu_cpc_monthly", "rpt_msu_4hra_distribution",
+    "rpt_msu_peak_work", "int_dasd__hourly", "fct_dasd_shift", "fct_dasd_monthly",
 }
 
 

@@ -1,12 +1,16 @@
 """MSU, the rolling four-hour average and capping from SMF 70.1 (marts/msu), on the shared demo warehouse
 (read-only): the monthly peak recomputed from the interval rows, the first four hours of every image's
 data invalid, capping where the demo's defined capacity is reached, and `perfdb report msu --limit`
-equal to counting the intervals above the limit, the CPC rows the sums of their images' and the distribution
-the counts of the valid intervals. The 4HRA's arithmetic is the models' dbt unit tests
-(a five-minute ramp, an IPL gap)."""
+equal to counting the intervals above the limit; the CPC rows the sums of their images' on the grid of
+their interval ends, the capacity group's rows and capping recomputed from its members' likewise, the work of
+the top five peaks recomputed from the SMF 72.3 and SMF 30 rows, and the distribution the counts of the valid
+intervals. The 4HRA's arithmetic is the models' dbt unit tests (a five-minute ramp, an IPL gap, two images
+offset by 2.5 minutes)."""
 
 from __future__ import annotations
 
+import bisect
+import datetime as dt
 import json
 
 import pytest
@@ -16,6 +20,7 @@ from ingest.warehouse.serving import connect_serving
 from read_only_db import dict_rows
 
 pytestmark = pytest.mark.slow
+FOUR_HOURS = dt.timedelta(hours=4)
 
 
 @pytest.fixture(scope="module")
@@ -89,19 +94,129 @@ def test_a_month_without_data_says_so_and_a_bad_month_is_a_usage_error(demo_home
     assert "'2031-13' is not a month, YYYY-MM" in capsys.readouterr().err
 
 
-def test_the_cpc_rows_are_the_sums_of_their_images_rows(con):
-    mismatched = dict_rows(con, """
-        with images as (
-            select cpc_serial, interval_start, count(*) as lpar_count, sum(msu_per_h) as msu_per_h,
-                sum(rolling_4h_msu_per_h) as rolling_4h_msu_per_h, bool_and(is_4hra_valid) as is_4hra_valid
-            from marts.fct_msu_lpar_interval where cpc_serial is not null group by all)
-        select * from marts.fct_msu_cpc_interval as cpc full join images using (cpc_serial, interval_start)
-        where images.lpar_count is distinct from cpc.lpar_count
-            or abs(images.msu_per_h - cpc.msu_per_h) > 1e-6
-            or abs(images.rolling_4h_msu_per_h - cpc.rolling_4h_msu_per_h) > 1e-6
-            or images.is_4hra_valid is distinct from cpc.is_4hra_valid""")
-    assert mismatched == []
-    assert dict_rows(con, "select count(*) as n from marts.fct_msu_cpc_interval") == [{"n": 5760}]
+def grid_sums(images: list[dict], key) -> dict[tuple, dict]:
+    """The images' rows summed per group (``key`` of a row) on the common grid of their interval ends, each
+    rounded to the second: per segment, each image's MSU/h time-weighted over the segment and its 4HRA over
+    the four hours before the segment's end, summed; the 4HRA valid when every image in those hours covers
+    them within a minute (as macros/msu.sql states it, recomputed here row by row)."""
+    by_group: dict[tuple, dict[str, list[dict]]] = {}
+    for row in images:
+        by_group.setdefault(key(row), {}).setdefault(row["system_id"], []).append(row)
+    out = {}
+    for group, systems in by_group.items():
+        first_start: dict[dt.datetime, dt.datetime] = {}
+        for rows_ in systems.values():
+            rows_.sort(key=lambda r: r["interval_start"])
+            for r in rows_:
+                point = (r["interval_end"] + dt.timedelta(milliseconds=500)).replace(microsecond=0)
+                first_start[point] = min(first_start.get(point, r["interval_start"]), r["interval_start"])
+        previous = None
+        for point in sorted(first_start):
+            start = max(previous or first_start[point], first_start[point])
+            previous = point
+            window_start = point - FOUR_HOURS
+            parts = []
+            for rows_ in systems.values():
+                k = bisect.bisect_left([r["interval_start"] for r in rows_], point)
+                overlapping = []
+                while k > 0 and rows_[k - 1]["interval_end"] > window_start:
+                    k -= 1
+                    overlapping.append(rows_[k])
+                if not overlapping:
+                    continue
+
+                def seconds(r, a, b):
+                    return max(0.0, (min(r["interval_end"], b) - max(r["interval_start"], a)).total_seconds())
+                covered = sum(seconds(r, window_start, point) for r in overlapping)
+                in_segment = [(r, seconds(r, start, point)) for r in overlapping if seconds(r, start, point) > 0]
+                parts.append({
+                    "rolling": sum(r["msu_per_h"] * seconds(r, window_start, point) for r in overlapping) / covered,
+                    "valid": covered >= 4 * 3600 - 60,
+                    "msu": sum(r["msu_per_h"] * w for r, w in in_segment) / sum(w for _, w in in_segment) if in_segment else None,
+                    "capped": any(r["is_capped"] for r, _ in in_segment),
+                })
+            valid = all(p["valid"] for p in parts)
+            out[(*group, start)] = {
+                "interval_end": point, "lpar_count": sum(p["msu"] is not None for p in parts),
+                "msu_per_h": sum(p["msu"] for p in parts if p["msu"] is not None),
+                "rolling_4h_msu_per_h": sum(p["rolling"] for p in parts) if valid else None, "is_4hra_valid": valid,
+                "capped_lpar_count": sum(p["capped"] for p in parts)}
+    return out
+
+
+def assert_same_sums(built: dict[tuple, dict], recomputed: dict[tuple, dict], count_column: str) -> None:
+    assert built.keys() == recomputed.keys()
+    for k, mine in recomputed.items():
+        row = built[k]
+        assert (row["interval_end"], row[count_column], row["is_4hra_valid"]) == (
+            mine["interval_end"], mine["lpar_count"], mine["is_4hra_valid"]), k
+        assert row["msu_per_h"] == pytest.approx(mine["msu_per_h"], rel=1e-9), k
+        rolling = mine["rolling_4h_msu_per_h"]
+        assert row["rolling_4h_msu_per_h"] == (None if rolling is None else pytest.approx(rolling, rel=1e-9)), k
+
+
+@pytest.fixture(scope="module")
+def images(con):
+    return dict_rows(con, "select * from marts.fct_msu_lpar_interval where cpc_serial is not null and msu_per_h is not null")
+
+
+def test_the_cpc_rows_are_the_sums_of_their_images_on_the_grid_of_their_interval_ends(con, images):
+    built = {(r["cpc_serial"], r["interval_start"]): r for r in dict_rows(con, "select * from marts.fct_msu_cpc_interval")}
+    recomputed = grid_sums(images, lambda r: (r["cpc_serial"],))
+    assert_same_sums(built, recomputed, "lpar_count")
+    assert all(built[k]["capped_lpar_count"] == mine["capped_lpar_count"] for k, mine in recomputed.items())
+    # the demo's images are synchronised (30-minute intervals, a few ms short): one segment per RMF interval
+    assert len(built) == 5760 and sum(r["is_4hra_valid"] for r in built.values()) > 5000
+
+
+def test_the_capacity_group_is_its_members_4hra_against_the_group_limit(con, images):
+    members = [r for r in images if r["capacity_group_name"] is not None]
+    built = {(r["cpc_serial"], r["capacity_group_name"], r["interval_start"]): r
+             for r in dict_rows(con, "select * from marts.fct_msu_group_interval")}
+    recomputed = grid_sums(members, lambda r: (r["cpc_serial"], r["capacity_group_name"]))
+    assert_same_sums(built, recomputed, "member_count")
+    limits = {(r["cpc_serial"], r["capacity_group_name"]): r["group_max_msu_per_h"] for r in members}
+    capped = [k for k, mine in recomputed.items()
+              if mine["is_4hra_valid"] and mine["rolling_4h_msu_per_h"] >= limits[k[:2]]]
+    assert sorted(k for k, r in built.items() if r["is_capped"]) == sorted(capped)
+    # the demo's SYSB is the one member of GRPB (limit 300 MSU/h), which its busiest hours reach
+    assert set(limits.items()) == {(("000000000002B3F7", "GRPB"), 300)} and len(capped) > 0
+
+
+def test_the_peak_work_is_the_work_of_the_top_five_days_of_each_cpc_and_month(con):
+    cpc = dict_rows(con, """select cpc_serial, interval_start, interval_end, rolling_4h_msu_per_h
+        from marts.fct_msu_cpc_interval where is_4hra_valid order by cpc_serial, interval_start""")
+    days: dict[tuple, dict] = {}
+    for r in cpc:  # a day's highest valid 4HRA, the earliest of equal ones
+        k = (r["cpc_serial"], r["interval_start"].date())
+        if k not in days or r["rolling_4h_msu_per_h"] > days[k]["rolling_4h_msu_per_h"]:
+            days[k] = r
+    months: dict[tuple, list[dict]] = {}
+    for (serial, day), r in days.items():
+        months.setdefault((serial, day.replace(day=1)), []).append(r)
+    images = dict_rows(con, "select cpc_serial, system_id, interval_start, interval_end from marts.fct_msu_lpar_interval")
+    work = dict_rows(con, """
+        select system_id, interval_start as work_start, interval_end as work_end, 'service class' as work_kind,
+            class_name as work_name, cp_cpu_s from staging.stg_smf__workload_period where not is_report_class
+        union all
+        select system_id, period_start, period_end, 'job', job_name, cpu_s from intermediate.int_zos_work__piece""")
+    expected: dict[tuple, float] = {}
+    for (serial, month), peaks in months.items():
+        peaks.sort(key=lambda r: (-r["rolling_4h_msu_per_h"], r["interval_start"]))
+        for rank, peak in enumerate(peaks[:5], start=1):
+            systems = {i["system_id"] for i in images if i["cpc_serial"] == serial
+                       and i["interval_start"] < peak["interval_end"] and i["interval_end"] > peak["interval_start"]}
+            for w in work:
+                if w["system_id"] in systems and w["work_start"] < peak["interval_end"] and w["work_end"] > peak["interval_start"]:
+                    k = (serial, month, rank, peak["interval_start"], w["system_id"], w["work_kind"], w["work_name"])
+                    expected[k] = expected.get(k, 0.0) + (w["cp_cpu_s"] or 0.0)
+    built = {(r["cpc_serial"], r["month_start"], r["peak_rank"], r["interval_start"], r["system_id"], r["work_kind"],
+              r["work_name"]): r["cp_cpu_s"] for r in dict_rows(con, "select * from marts.rpt_msu_peak_work")}
+    assert built.keys() == expected.keys()
+    assert all(built[k] == pytest.approx(v, rel=1e-9, abs=1e-9) for k, v in expected.items())
+    # two CPCs, three months of the demo's 60 days: five peaks each, each with service classes and jobs
+    ranks = {k[:3] for k in built}
+    assert len(ranks) == 2 * 3 * 5 and {k[5] for k in built} == {"service class", "job"}
 
 
 def test_the_distribution_is_the_share_of_valid_intervals_at_or_above_each_band(con):

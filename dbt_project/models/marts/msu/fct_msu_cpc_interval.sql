@@ -1,18 +1,22 @@
--- Per CPC (SMF70CSC) and RMF interval: the sum over its z/OS images that write SMF 70 of the MSU they
--- consumed and of their 4HRA (the CPC's 4HRA, what sub-capacity pricing adds up), valid when every
--- image's is. A CPC is not a system of the touched days, so this is a table over the LPAR intervals.
+-- Per CPC (SMF70CSC) and segment of time: the MSU its z/OS images that write SMF 70 consumed, and the CPC's
+-- 4HRA (what sub-capacity pricing adds up), valid when every image's window is covered. Images whose RMF
+-- intervals are not synchronised (another start second or interval length) are summed on the common grid of
+-- the ends of all their intervals, each image's rate time-weighted over the overlap, and the CPC's 4HRA at a
+-- point in time is the sum of its images' 4HRAs at that point (macros/msu.sql). Synchronised images give one
+-- segment per RMF interval, starting with it. Grain day_and_next as fct_msu_lpar_interval's, by CPC: a
+-- touched system's day rebuilds its CPC's day and the day after (meta touched_via). The grid is on local
+-- time: on a fall-back day the repeated hour's segments of a CPC overlap (its images' own rows are keyed by
+-- their UTC start, fct_msu_lpar_interval).
+{{ config(materialized='incremental', unique_key=['cpc_serial', 'interval_start'],
+          meta={'touched_grain': 'day_and_next',
+                'touched_via': {'model': 'fct_msu_lpar_interval', 'system': 'system_id', 'group': 'cpc_serial'}}) }}
+with {{ msu_image_segments(['cpc_serial'], 'cpc_serial is not null') }}
+
 select
     cpc_serial,
-    -- by the UTC start: a fall-back day repeats an hour of local starts
-    interval_start_utc,
-    min(interval_start) as interval_start,
-    max(interval_end) as interval_end,
-    count(*) as lpar_count,
-    sum(msu_per_h) as msu_per_h,
-    sum(rolling_4h_msu_per_h) as rolling_4h_msu_per_h,
-    bool_and(is_4hra_valid) as is_4hra_valid,
-    sum(wlm_4hra_msu_per_h) as wlm_4hra_msu_per_h,
-    sum(case when is_capped then 1 else 0 end) as capped_lpar_count
-from {{ ref('fct_msu_lpar_interval') }}
-where cpc_serial is not null
-group by cpc_serial, interval_start_utc
+    interval_start,
+    interval_end,
+    {{ msu_group_sums() }},
+    sum(is_capped) as capped_lpar_count
+from image_segments
+group by cpc_serial, interval_start, interval_end

@@ -1,8 +1,14 @@
 -- Per CPC and month: the peak of the CPC's valid 4HRA (the sum over its z/OS images) and the interval it
--- ended, and the intervals in which one of its images was capped.
+-- ended, and the intervals in which one of its images was capped. Incremental by CPC and month (grain
+-- day_and_next_month by CPC, as fct_msu_cpc_interval).
+-- depends_on: {{ ref('fct_msu_lpar_interval') }}
+{{ config(materialized='incremental', unique_key=['cpc_serial', 'month_start'],
+          meta={'touched_grain': 'day_and_next_month',
+                'touched_via': {'model': 'fct_msu_lpar_interval', 'system': 'system_id', 'group': 'cpc_serial'}}) }}
 with intervals as (
     select *, cast({{ dbt.date_trunc('month', 'interval_start') }} as date) as month_start
     from {{ ref('fct_msu_cpc_interval') }}
+    where {{ touched('cpc_serial', 'cast(' ~ dbt.date_trunc('month', 'interval_start') ~ ' as date)', 'day_and_next_month') }}
 )
 
 select

@@ -1,17 +1,34 @@
--- Per capacity group (SMF70GNM on its CPC) and RMF interval: its members' 4HRA together against the
--- group limit (SMF70GMU), which WLM caps the group by. A table over the LPAR intervals, like the CPC's.
+-- Per capacity group (SMF70GNM on its CPC) and segment of time: its members' 4HRA together against the group
+-- limit (SMF70GMU), which WLM caps the group by. Summed as the CPC's (fct_msu_cpc_interval, macros/msu.sql):
+-- on the common grid of the members' interval ends, so members whose RMF intervals are not synchronised count
+-- at the same points in time. Grain day_and_next by CPC, as the CPC's.
+{{ config(materialized='incremental', unique_key=['cpc_serial', 'interval_start'],
+          meta={'touched_grain': 'day_and_next',
+                'touched_via': {'model': 'fct_msu_lpar_interval', 'system': 'system_id', 'group': 'cpc_serial'}}) }}
+with {{ msu_image_segments(['cpc_serial', 'capacity_group_name'], 'cpc_serial is not null and capacity_group_name is not null') }},
+
+sums as (
+    select
+        cpc_serial,
+        capacity_group_name,
+        interval_start,
+        interval_end,
+        {{ msu_group_sums() }},
+        max(group_max_msu_per_h) as group_max_msu_per_h
+    from image_segments
+    group by cpc_serial, capacity_group_name, interval_start, interval_end
+)
+
 select
     cpc_serial,
     capacity_group_name,
-    -- by the UTC start: a fall-back day repeats an hour of local starts
-    interval_start_utc,
-    min(interval_start) as interval_start,
-    count(*) as member_count,
-    sum(msu_per_h) as msu_per_h,
-    sum(rolling_4h_msu_per_h) as rolling_4h_msu_per_h,
-    bool_and(is_4hra_valid) as is_4hra_valid,
-    max(group_max_msu_per_h) as group_max_msu_per_h,
-    bool_and(is_4hra_valid) and coalesce(sum(rolling_4h_msu_per_h) >= max(group_max_msu_per_h), false) as is_capped
-from {{ ref('fct_msu_lpar_interval') }}
-where capacity_group_name is not null
-group by cpc_serial, capacity_group_name, interval_start_utc
+    interval_start,
+    interval_end,
+    lpar_count as member_count,
+    msu_per_h,
+    rolling_4h_msu_per_h,
+    is_4hra_valid,
+    wlm_4hra_msu_per_h,
+    group_max_msu_per_h,
+    coalesce(is_4hra_valid and rolling_4h_msu_per_h >= group_max_msu_per_h, false) as is_capped
+from sums

@@ -1,10 +1,13 @@
 -- Per z/OS image and month: the peak valid 4HRA (what sub-capacity pricing charges for) and the interval
 -- it ended, the intervals capped, and WLM's own long-term average (SMF70LAC) averaged over the month
--- weighted by the RMF samples (SMF70SAM) of each interval. A table over the LPAR intervals: a month's
--- rows are a scan of its intervals, and the 4HRA of a month's first hours depends on the month before.
+-- weighted by the RMF samples (SMF70SAM) of each interval. Incremental by month: a touched day rebuilds
+-- the month of its interval rows and of the day after's, whose 4HRA it changes (grain day_and_next_month).
+{{ config(materialized='incremental', unique_key=['system_id', 'month_start'],
+          meta={'touched_grain': 'day_and_next_month'}) }}
 with intervals as (
     select *, cast({{ dbt.date_trunc('month', 'interval_start') }} as date) as month_start
     from {{ ref('fct_msu_lpar_interval') }}
+    where {{ touched('system_id', 'cast(' ~ dbt.date_trunc('month', 'interval_start') ~ ' as date)', 'day_and_next_month') }}
 )
 
 select

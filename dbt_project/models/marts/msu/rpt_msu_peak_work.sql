@@ -1,7 +1,11 @@
 -- The top five 4HRA peaks of each CPC and month, and the work running on the CPC's z/OS images in each
 -- peak interval: the WLM service classes (SMF 72.3, report classes left out: they regroup the same work)
 -- and the jobs (SMF 30 pieces overlapping the interval). A peak is a day's highest valid 4HRA, so the
--- five are five different days, not five neighbouring intervals of one climb.
+-- five are five different days, not five neighbouring intervals of one climb. Incremental by CPC and month
+-- (grain day_and_next_month by CPC, as fct_msu_cpc_monthly).
+{{ config(materialized='incremental', unique_key=['cpc_serial', 'month_start'],
+          meta={'touched_grain': 'day_and_next_month',
+                'touched_via': {'model': 'fct_msu_lpar_interval', 'system': 'system_id', 'group': 'cpc_serial'}}) }}
 with daily_peaks as (
     select
         cpc_serial,
@@ -15,6 +19,7 @@ with daily_peaks as (
         ) as rank_in_day
     from {{ ref('fct_msu_cpc_interval') }}
     where is_4hra_valid
+        and {{ touched('cpc_serial', 'cast(' ~ dbt.date_trunc('month', 'interval_start') ~ ' as date)', 'day_and_next_month') }}
 ),
 
 peaks as (
@@ -29,12 +34,15 @@ peaks as (
     where rank_in_day = 1
 ),
 
+-- the CPC's images measured in the peak (its segment of time may be part of an image's RMF interval when
+-- the images' intervals are not synchronised: fct_msu_cpc_interval)
 top_peaks as (
-    select peaks.*, lpars.system_id
+    select distinct peaks.*, lpars.system_id
     from peaks
     inner join {{ ref('fct_msu_lpar_interval') }} as lpars
         on lpars.cpc_serial = peaks.cpc_serial
-        and lpars.interval_start = peaks.interval_start
+        and lpars.interval_start < peaks.interval_end
+        and lpars.interval_end > peaks.interval_start
     where peaks.peak_rank <= 5
 ),
 

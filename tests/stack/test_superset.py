@@ -342,6 +342,20 @@ def test_the_workloads_dashboard_shows_the_capture_ratio_of_each_day(superset, a
 
 
 
+def test_the_workloads_dashboard_lists_the_wlm_goals_missed_most_important_first(superset, api, charts):
+    [chart_id] = [c["id"] for c in charts if c["slice_name"] == "WLM goals missed"]
+    missed = chart_result_for_system(api, chart_id, "SYSA")["data"]
+    # recomputed from the service class periods' shift facts: a performance index above 1 misses the goal
+    [(misses, last_day, first_importance)] = serving_rows(
+        superset.home,
+        "select count(*), max(shift_date), min(importance) filter (where shift_date = (select max(shift_date) "
+        "from marts.fct_workload_goal_shift where system_name = 'SYSA' and performance_index > 1)) "
+        "from marts.fct_workload_goal_shift where system_name = 'SYSA' and performance_index > 1",
+    )
+    assert len(missed) == misses > 0
+    assert all(row["performance_index"] > 1 for row in missed)
+    assert (missed[0]["shift_date"], missed[0]["importance"]) == (normalized(last_day, temporal=True), first_importance)
+
 def rows_by_key(result: dict, *keys: str) -> dict:
     """The chart's rows as {(key values): the row's one metric}, temporal keys as Superset's epoch milliseconds."""
     return {tuple(row[k] for k in keys): next(v for k, v in row.items() if k not in keys) for row in result["data"]}

@@ -166,7 +166,8 @@ def filtered_columns(chart_data_response) -> set[str]:
 
 
 def test_every_dashboard_renders_every_chart_without_errors(page, superset, dashboards, screenshots):
-    assert {d["slug"] for d in dashboards} >= {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health"}
+    assert {d["slug"] for d in dashboards} >= {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health",
+                                            "perfdb-msu", "perfdb-rules"}
     # `perfdb serve` warmed every chart once Superset was up (that the browser then finds its answers in
     # the cache is the warm-up's test below, after a publish)
     assert superset.warm_line.startswith(

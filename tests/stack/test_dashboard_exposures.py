@@ -68,9 +68,9 @@ def exposures_by_slug() -> dict[str, dict]:
     return by_slug
 
 
-def test_the_bundle_has_the_eight_dashboards_each_with_an_exposure():
+def test_the_bundle_has_the_ten_dashboards_each_with_an_exposure():
     read = tables_read_by_dashboards()
-    assert len(read) == 8
+    assert len(read) == 10
     assert set(exposures_by_slug()) == set(read)
     titles = {d["slug"]: d["dashboard_title"] for d in _load("dashboards")}
     assert {slug: e["label"] for slug, e in exposures_by_slug().items()} == titles

@@ -110,7 +110,7 @@ def test_every_chart_dataset_and_dashboard_of_the_bundle_is_imported(api, charts
     assert {c["slice_name"] for c in charts} == {c["slice_name"] for c in bundle_files("charts")}
     imported = {d["slug"]: d for d in api.all("dashboard")}
     assert set(imported) == {d["slug"] for d in bundle_files("dashboards")}
-    assert {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health"} <= set(imported)
+    assert {"perfdb-thresholds", "perfdb-cpu", "perfdb-processes-discs", "perfdb-data-health", "perfdb-msu", "perfdb-rules"} <= set(imported)
     assert {d["table_name"] for d in api.all("dataset")} == {d["table_name"] for d in bundle_files("datasets")}
 
 
@@ -340,6 +340,95 @@ def test_the_workloads_dashboard_shows_the_capture_ratio_of_each_day(superset, a
     assert got == {normalized(day, temporal=True): pytest.approx(ratio) for day, ratio in want}
     assert all(50 < ratio < 100 for _, ratio in want)  # MEASURE's processes capture most, not all, of the busy time
 
+
+
+def test_the_workloads_dashboard_lists_the_wlm_goals_missed_most_important_first(superset, api, charts):
+    [chart_id] = [c["id"] for c in charts if c["slice_name"] == "WLM goals missed"]
+    missed = chart_result_for_system(api, chart_id, "SYSA")["data"]
+    # recomputed from the service class periods' shift facts: a performance index above 1 misses the goal
+    [(misses, last_day, first_importance)] = serving_rows(
+        superset.home,
+        "select count(*), max(shift_date), min(importance) filter (where shift_date = (select max(shift_date) "
+        "from marts.fct_workload_goal_shift where system_name = 'SYSA' and performance_index > 1)) "
+        "from marts.fct_workload_goal_shift where system_name = 'SYSA' and performance_index > 1",
+    )
+    assert len(missed) == misses > 0
+    assert all(row["performance_index"] > 1 for row in missed)
+    assert (missed[0]["shift_date"], missed[0]["importance"]) == (normalized(last_day, temporal=True), first_importance)
+
+def rows_by_key(result: dict, *keys: str) -> dict:
+    """The chart's rows as {(key values): the row's one metric}, temporal keys as Superset's epoch milliseconds."""
+    return {tuple(row[k] for k in keys): next(v for k, v in row.items() if k not in keys) for row in result["data"]}
+
+
+def test_the_msu_dashboard_shows_each_cpcs_monthly_peak_4hra_and_the_intervals_capped(superset, api, charts):
+    by_name = {c["slice_name"]: c["id"] for c in charts}
+    # the peak recomputed from the CPC's intervals, not read from the monthly mart the chart reads
+    want = serving_rows(
+        superset.home,
+        "select date_trunc('month', interval_start), cpc_serial, max(rolling_4h_msu_per_h) filter (where is_4hra_valid) "
+        "from marts.fct_msu_cpc_interval group by all",
+    )
+    got = rows_by_key(chart_result(api, by_name["Monthly peak 4HRA per CPC"]), "month_start", "cpc_serial")
+    assert len(got) == len(want) > 0
+    assert got == {(normalized(month, temporal=True), cpc): pytest.approx(peak) for month, cpc, peak in want}
+    assert all(peak > 0 for *_, peak in want)
+
+    # the percent of an image's valid intervals whose 4HRA was at or above its defined capacity
+    capped = serving_rows(
+        superset.home,
+        "select date_trunc('month', interval_start), system_id, "
+        "100.0 * count(*) filter (where rolling_4h_msu_per_h >= defined_capacity_msu_per_h) / count(*) "
+        "from marts.fct_msu_lpar_interval where is_4hra_valid group by all",
+    )
+    got = rows_by_key(chart_result(api, by_name["Intervals capped per LPAR"]), "month_start", "system_id")
+    assert got == {(normalized(month, temporal=True), system): pytest.approx(pct) for month, system, pct in capped}
+    assert any(pct > 0 for *_, pct in capped)  # the demo caps an image now and then
+
+    # the top five: each CPC and month's five highest daily 4HRA peaks, on five different days
+    peaks = chart_result(api, by_name["Top five 4HRA peaks and their work"])["data"]
+    shown = {(row["cpc_serial"], row["month_start"], row["peak_rank"]): row["rolling_4h_msu_per_h"] for row in peaks}
+    daily = serving_rows(
+        superset.home,
+        "select cpc_serial, date_trunc('month', day), row_number() over (partition by cpc_serial, date_trunc('month', day) "
+        "order by peak desc) as peak_rank, peak from (select cpc_serial, cast(interval_start as date) as day, "
+        "max(rolling_4h_msu_per_h) as peak from marts.fct_msu_cpc_interval where is_4hra_valid group by all) "
+        "qualify peak_rank <= 5",
+    )
+    assert shown == {(cpc, normalized(month, temporal=True), rank): pytest.approx(peak) for cpc, month, rank, peak in daily}
+    assert {row["work_kind"] for row in peaks} == {"service class", "job"}
+
+
+def test_the_rules_dashboard_counts_each_documents_rules_by_status_and_findings_by_severity(superset, api, charts):
+    by_name = {c["slice_name"]: c["id"] for c in charts}
+    # every rule of the catalogue (its rows for all systems; a system's own row is not a rule of its own)
+    catalogue = dict(serving_rows(
+        superset.home,
+        "select document, count(*) from seeds.rules_catalogue where system_name is null or system_name = '*' group by all",
+    ))
+    evaluated = dict(serving_rows(
+        superset.home, "select document, count(*) filter (where evaluations > 0) from marts.rpt_rule_status group by all"))
+    status = rows_by_key(chart_result(api, by_name["Rule status by document"]), "document", "status")
+    assert {doc for doc, _ in status} == set(catalogue) and len(catalogue) >= 5  # the five documents and the formats
+    for document, rules in catalogue.items():
+        assert status.get((document, "evaluated"), 0) == evaluated[document]
+        assert status.get((document, "evaluated"), 0) + status.get((document, "not evaluable"), 0) == rules
+    assert sum(evaluated.values()) > 0 and sum(evaluated.values()) < sum(catalogue.values())
+
+    findings = rows_by_key(chart_result(api, by_name["Findings by document and severity"]), "document", "severity")
+    want = serving_rows(superset.home, "select document, severity, sum(findings) from marts.rpt_rule_status group by all")
+    assert findings == {(document, severity): total for document, severity, total in want}
+    assert sum(total or 0 for *_, total in want) > 0
+
+    # each rule with the document's words as the catalogue quotes them, and a reason exactly when not evaluated
+    table = chart_result(api, by_name["Rules and their status"])
+    words = dict(serving_rows(
+        superset.home, "select rule_id, words from seeds.rules_catalogue where system_name is null or system_name = '*'"))
+    assert {row["rule_id"]: row["words"] for row in table["data"]} == words
+    assert table["rowcount"] == sum(catalogue.values()) == len(words)
+    assert sum(text is not None for text in words.values()) > 0.9 * len(words)
+    for row in table["data"]:
+        assert (row["reason"] is None) == (row["status"] == "evaluated"), row["rule_id"]
 
 # -- SQL Lab cannot escape the warehouse --------------------------------------------------------------
 

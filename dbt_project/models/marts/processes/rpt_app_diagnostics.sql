@@ -41,11 +41,7 @@ busy_applications as (
     select busy.*, cast(null as {{ dbt.type_string() }}) as file_name
     from {{ ref('rpt_busy_process') }} as busy
     inner join activity
-        on activity.system_name = busy.system_name
-        and activity.report_date = busy.report_date
-        and activity.cpu_num = busy.cpu_num
-        and activity.pin = busy.pin
-        and activity.program_file_name = busy.program_file_name
+        on {{ same_values('activity', 'busy', ['system_name', 'report_date', 'cpu_num', 'pin', 'program_file_name']) }}
 ),
 
 programs as (

@@ -76,8 +76,4 @@ select
     crossed.oltp_band_rule_id is not null as io_per_trans_outside_oltp_band
 from classified
 left join crossed
-    on crossed.system_name = classified.system_name
-    and crossed.report_date = classified.report_date
-    and crossed.cpu_num = classified.cpu_num
-    and crossed.pin = classified.pin
-    and crossed.program_file_name = classified.program_file_name
+    on {{ same_values('crossed', 'classified', ['system_name', 'report_date', 'cpu_num', 'pin', 'program_file_name']) }}

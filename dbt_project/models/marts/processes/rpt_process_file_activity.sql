@@ -79,11 +79,7 @@ select
     {%- endfor %}
 from processes
 inner join per_file
-    on per_file.system_name = processes.system_name
-    and per_file.report_date = processes.report_date
-    and per_file.cpu_num = processes.cpu_num
-    and per_file.pin = processes.pin
-    and per_file.process_from = processes.process_from
+    on {{ same_values('per_file', 'processes', ['system_name', 'report_date', 'cpu_num', 'pin', 'process_from']) }}
 window process_files as (
     partition by processes.system_name, processes.report_date, processes.cpu_num, processes.pin,
         processes.process_from

@@ -25,10 +25,7 @@ busiest_hours as (
     select hours.system_name, hours.shift_date, hours.shift, hours.cpu_num, min(hours.hour_start) as hour_start
     from {{ ref('int_cpu__hourly') }} as hours
     inner join shifts
-        on shifts.system_name = hours.system_name
-        and shifts.shift_date = hours.shift_date
-        and shifts.shift = hours.shift
-        and shifts.cpu_num = hours.cpu_num
+        on {{ same_values('shifts', 'hours', ['system_name', 'shift_date', 'shift', 'cpu_num']) }}
         and shifts.busy_pct_max = hours.busy_pct
     where {{ touched('hours.system_name', 'hours.shift_date', 'shift_date') }}
     group by hours.system_name, hours.shift_date, hours.shift, hours.cpu_num

@@ -134,6 +134,11 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False, target: str = "
     log_dir(home).mkdir(parents=True, exist_ok=True)
     (target_dir(home, target) / "run_results.json").unlink(missing_ok=True)  # never report a previous run's results
     console = log_dir(home) / "console.log"
+    if "--select" in args and "--indirect-selection" not in args:
+        # a part of the project runs a data test only when every relation it reads is built: by default (eager)
+        # dbt also runs the relationships test of a model left out when it points at a selected seed (the
+        # rules catalogue), on a table that does not exist yet
+        args = [*args, "--indirect-selection", "cautious"]
     cmd = [dbt_executable(), *args, "--project-dir", str(DBT_PROJECT), "--profiles-dir", str(DBT_PROJECT),
            "--target", target]
     progress = None if quiet else progress_bar(f"dbt {args[0]}")

@@ -46,27 +46,25 @@
 {#- The first copy of every record of the MEASURE raw table `relation`, whose entity is system_name and the
     columns `key`, with interval_start_utc. FROM-TIMESTAMP is local civil time without an offset: the zone is
     the system's in the seed system_time_zones. A file passes the hour a fall-back day repeats twice, in
-    order, so local_pass numbers a file's records of one entity and local start (macro local_to_utc). Copies
+    order, so local_pass numbers a file's records of one entity and local start (macro with_utc_start). Copies
     are told by the UTC start: the two passes are two intervals, not a record and its copy. A file that starts
     inside the second pass reads it as the first (nothing in a record tells the passes apart). -#}
 {% macro measure_first_copy(relation, key) %}
-    {%- set zoned -%}
+    {%- set passes -%}
         (select
-            passes.*,
-            {{ local_to_utc('passes.from_timestamp', 'passes.time_zone', 'passes.local_pass') }} as interval_start_utc
-        from (
-            select
-                records.*,
-                zones.time_zone,
-                row_number() over (
-                    partition by records.source_file_id, records.system_name,
-                        {%- for column in key %} records.{{ column }},{% endfor %} records.from_timestamp
-                    order by records.record_ordinal
-                ) as local_pass
-            from {{ relation }} as records
-            left join {{ ref('system_time_zones') }} as zones
-                on zones.system_name = records.system_name
-        ) as passes) as zoned
+            records.*,
+            zones.time_zone,
+            row_number() over (
+                partition by records.source_file_id, records.system_name,
+                    {%- for column in key %} records.{{ column }},{% endfor %} records.from_timestamp
+                order by records.record_ordinal
+            ) as local_pass
+        from {{ relation }} as records
+        left join {{ ref('system_time_zones') }} as zones
+            on zones.system_name = records.system_name)
+    {%- endset -%}
+    {%- set zoned -%}
+        {{ with_utc_start(passes, 'from_timestamp', 'time_zone', 'local_pass') }} as zoned
     {%- endset -%}
     {{ first_copy(zoned, ['system_name'] + key + ['interval_start_utc', 'to_timestamp']) }}
 {% endmacro %}

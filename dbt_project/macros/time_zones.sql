@@ -16,23 +16,47 @@
     {{ dbt.datediff(utc, utc_to_local(utc, zone), 'second') }}
 {%- endmacro %}
 
-{#- The UTC instant of the local wall-clock time `local_ts` in `zone` (NULL zone: the system keeps UTC).
-    A time has at most two offsets near it (zones change offset months apart): the zone's offsets 15 hours
-    before and after bracket it. Each gives a candidate instant; a candidate whose wall clock is `local_ts`
-    again is a real one. Both are real in the hour a fall-back day repeats: `pass` (1 for the first record
-    of a file at that local time, 2 for the next) says which, the first pass being the earlier instant.
-    Neither is real in the hour a spring-forward day skips: the offset after the change is taken. -#}
-{% macro local_to_utc(local_ts, zone, pass) -%}
-    {%- set by_offset_before = add_millis('-1000 * ' ~ utc_offset_s(add_millis(-54000000, local_ts), zone), local_ts) -%}
-    {%- set by_offset_after = add_millis('-1000 * ' ~ utc_offset_s(add_millis(54000000, local_ts), zone), local_ts) -%}
-    case
-        when {{ zone }} is null then {{ local_ts }}
-        when {{ by_offset_before }} = {{ by_offset_after }} then {{ by_offset_before }}
-        when {{ utc_to_local(by_offset_before, zone) }} <> {{ local_ts }} then {{ by_offset_after }}
-        when {{ utc_to_local(by_offset_after, zone) }} <> {{ local_ts }} then {{ by_offset_before }}
-        when {{ pass }} = 1 then least({{ by_offset_before }}, {{ by_offset_after }})
-        else greatest({{ by_offset_before }}, {{ by_offset_after }})
-    end
+{#- `relation` (a subquery or table with the columns `local_ts`, `zone` and `pass`) with interval_start_utc: the
+    UTC instant of the local wall-clock time `local_ts` in `zone` (NULL zone: the system keeps UTC). A time has
+    at most two offsets near it (zones change offset months apart): the zone's offsets 15 hours before and
+    after bracket it. Each gives a candidate instant; a candidate whose wall clock is `local_ts` again is a
+    real one. Both are real in the hour a fall-back day repeats: `pass` (1 for the first record of a file at
+    that local time, 2 for the next) says which, the first pass being the earlier instant. Neither is real in
+    the hour a spring-forward day skips: the offset after the change is taken. Computed in steps, one column
+    of the step before in each: written as one nested expression it grew past the 32,700 characters a view's
+    text may hold in Spark's metastore. -#}
+{% macro with_utc_start(relation, local_ts, zone, pass) -%}
+    (select
+        candidates.*,
+        case
+            when candidates.{{ zone }} is null then candidates.{{ local_ts }}
+            when candidates.utc_by_offset_before = candidates.utc_by_offset_after then candidates.utc_by_offset_before
+            when {{ utc_to_local('candidates.utc_by_offset_before', 'candidates.' ~ zone) }} <> candidates.{{ local_ts }}
+                then candidates.utc_by_offset_after
+            when {{ utc_to_local('candidates.utc_by_offset_after', 'candidates.' ~ zone) }} <> candidates.{{ local_ts }}
+                then candidates.utc_by_offset_before
+            when candidates.{{ pass }} = 1 then least(candidates.utc_by_offset_before, candidates.utc_by_offset_after)
+            else greatest(candidates.utc_by_offset_before, candidates.utc_by_offset_after)
+        end as interval_start_utc
+    from (
+        select
+            offsets.*,
+            {{ add_millis('-1000 * offsets.offset_before_s', 'offsets.' ~ local_ts) }} as utc_by_offset_before,
+            {{ add_millis('-1000 * offsets.offset_after_s', 'offsets.' ~ local_ts) }} as utc_by_offset_after
+        from (
+            select
+                bracketed.*,
+                {{ utc_offset_s('bracketed.instant_before', 'bracketed.' ~ zone) }} as offset_before_s,
+                {{ utc_offset_s('bracketed.instant_after', 'bracketed.' ~ zone) }} as offset_after_s
+            from (
+                select
+                    zoned.*,
+                    {{ add_millis(-54000000, 'zoned.' ~ local_ts) }} as instant_before,
+                    {{ add_millis(54000000, 'zoned.' ~ local_ts) }} as instant_after
+                from {{ relation }} as zoned
+            ) as bracketed
+        ) as offsets
+    ) as candidates)
 {%- endmacro %}
 
 {#- The UTC instant of the local clock hour an interval starts in: the hour less the interval's offset (so a

@@ -363,11 +363,17 @@ def test_discopen_summary_and_physical_exceeds_logical_io(db):
 
 def test_staging_works_before_any_measure_file_was_ingested(home, tmp_path):
     """The staging views dbt compiled in this build, run on a warehouse that never saw a MEASURE file
-    (``connect`` created its raw tables from their declarations)."""
+    (``connect`` created its raw tables from their declarations; the seed of the systems' time zones, which a
+    build loads before any model, is copied from the built warehouse)."""
     target = home.warehouse_dir / "dbt_target"
     empty = Home(tmp_path / "empty").create()
+    [zones] = [built.sql("select system_name, time_zone from seeds.system_time_zones").arrow()
+               for built in read_only(home.db_path)]
     con = database.connect(empty)
     try:
+        con.execute("create schema seeds")
+        con.register("zones", zones)
+        con.execute("create table seeds.system_time_zones as select * from zones")
         for entity in ("cpu", "process", "disc", "line", "userdef", "file", "discopen"):
             view = (target / "compiled" / "perfdb" / "models" / "staging" / "measure" / f"stg_measure__{entity}.sql")
             assert con.execute(f"select count(*) from (\n{view.read_text()}\n)").fetchone()[0] == 0

@@ -148,7 +148,9 @@ def test_the_database_points_at_the_published_file_read_only(superset, perfdb_da
     connect_args = json.loads(connection["extra"])["engine_params"]["connect_args"]
     assert connect_args == {
         "read_only": True,
-        "config": {"enable_external_access": False, "lock_configuration": True},
+        "config": {"enable_external_access": False, "lock_configuration": True,
+                   "memory_limit": superset_stack.QUERY_MEMORY_LIMIT, "max_temp_directory_size": superset_stack.QUERY_TEMP_LIMIT,
+                   "temp_directory": str(superset.log_path.parent / "superset_home" / "duckdb_tmp")},
     }
     assert connection["allow_dml"] is False
     assert connection["allow_file_upload"] is False
@@ -211,12 +213,12 @@ def test_charts_show_the_golden_figures_of_the_demo_warehouse(superset, api, cha
 
     home = superset.home
     # the unified mart: one row per CPU rule a processor shift crossed, every network crossing, and the
-    # line, process and USERDEF shifts over their rule (tests/warehouse/test_threshold_exceptions.py
+    # line, process, USERDEF and DASD volume shifts over their rule (tests/warehouse/test_threshold_exceptions.py
     # recomputes those from the shift facts)
     [(cpu_crossings,)] = serving_rows(home, "select sum(len(rules_crossed)) from marts.rpt_threshold_violations")
     [(network_crossings,)] = serving_rows(home, "select count(*) from marts.rpt_network_threshold_violations")
     [(shift_crossings,)] = serving_rows(
-        home, "select count(*) from marts.rpt_threshold_exceptions where domain in ('disc', 'line', 'process', 'userdef')")
+        home, "select count(*) from marts.rpt_threshold_exceptions where domain in ('disc', 'line', 'process', 'userdef', 'dasd')")
     assert cpu_crossings > 0 and network_crossings > 0 and shift_crossings > 0
     assert single_value("Threshold exceptions") == cpu_crossings + network_crossings + shift_crossings
     # the CPU dashboard's Average busy % is the period's mean of every processor-hour, not the last day's
@@ -259,7 +261,7 @@ def test_latest_exceptions_show_the_last_seven_days_below_the_row_limit(superset
     )
     assert 0 < result["rowcount"] == groups < row_limit  # below the limit: no truncation warning
     assert sum(row["exceptions"] for row in result["data"]) == crossings
-    assert {row["domain"] for row in result["data"]} == {"cpu", "line", "process", "userdef", "network"}
+    assert {row["domain"] for row in result["data"]} == {"cpu", "line", "process", "userdef", "network", "dasd"}
     shown_days = {row["exception_date"] for row in result["data"]}
     assert len(shown_days) == 7
     assert max(shown_days) == normalized(last_day, temporal=True)

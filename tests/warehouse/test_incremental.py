@@ -252,7 +252,7 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     edited = copy.deepcopy(manifest)
     edited["nodes"]["model.perfdb.int_cpu__hourly"]["checksum"]["checksum"] = "edited"
     assert stale_incremental_models(manifest, manifest) == []
-    assert stale_incremental_models(manifest, edited) == ["fct_capacity_forecast_history",
+    assert stale_incremental_models(manifest, edited) == ["fct_busy_distribution_day", "fct_capacity_forecast_history",
         "fct_cpu_monthly", "fct_cpu_shift", "fct_cpu_weekly", "fct_cpu_yearly", "int_capacity__device_daily_peak",
         "int_capacity__transaction_hourly", "int_cpu__hourly", "int_cpu__hourly_spread", "int_workload__cpu_hourly",
         "rpt_cpu_trend", "rpt_threshold_exceptions", "rpt_threshold_violations", "rpt_workload_cost_per_transaction"]

@@ -60,7 +60,7 @@ UTILITY_PROGRAMS = (
 # only the larger demo system runs, so that each rule flags a small minority of its evaluations:
 # a utility a command file starts again every hour, in a new PIN ("Process starting new processes")
 CREATED_HOURLY_PROGRAM = "$SYSTEM.SYS01.FUP"
-CREATED_HOURLY_FIRST_PIN = 200  # above the PINs of the static processes: PIN = 200 + hour
+CREATED_HOURLY_FIRST_PIN = 200  # above the static PINs: 200 + 24 x (rank among such utilities on its CPU) + hour
 # a server that opens its files for every transaction and closes them again (L2386-L2388)
 OPENS_PER_TRANSACTION_PROGRAM = "RPTSRV"
 # a spooler collector polling in a loop without DELAY: messages sent at the same rate in every hour,

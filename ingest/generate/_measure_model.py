@@ -235,7 +235,14 @@ class MeasureModel:
         opens_each_transaction = np.array([program.endswith("." + OPENS_PER_TRANSACTION_PROGRAM) for program in P.program])
         opens = np.where(opens_each_transaction, opens + trans, opens)
         created_hourly = np.array([program == CREATED_HOURLY_PROGRAM for program in P.program])
-        pins = np.where(created_hourly, CREATED_HOURLY_FIRST_PIN + np.arange(24)[:, None], P.pin[None, :])
+        # a CPU running several such utilities gives each hour's instance of each a PIN of its own
+        # (PIN = 200 + 24 x its rank on the CPU + hour): two processes never share a CPU,PIN in one hour
+        rank_on_cpu = np.zeros(n, np.int64)
+        for cpu in np.unique(P.cpu[created_hourly]):
+            on_cpu = np.flatnonzero(created_hourly & (P.cpu == cpu))
+            rank_on_cpu[on_cpu] = np.arange(on_cpu.size)
+        pins = np.where(created_hourly, CREATED_HOURLY_FIRST_PIN + 24 * rank_on_cpu + np.arange(24)[:, None],
+                        P.pin[None, :])
         cols = self._header(day, P.cpu)
         cols.update(
             pin=pins.ravel().tolist(),

@@ -352,3 +352,19 @@ def test_demo_loads_every_record_it_generates(demo_home):
                 expected[table] += len(columns["cpu_num"])
     assert {t: con.execute(f"select count(*) from raw.{t}").fetchall()[0][0] for t in TABLES} == expected
     con.close()
+
+
+def test_processes_started_hourly_never_share_a_pin_in_one_hour():
+    """A CPU that runs several utilities started hourly gives each its own PIN in each hour: CPU,PIN names one
+    process per interval, which the process and file models join on (the nightly bench's 16-CPU, 200-process
+    system; seed 101 puts three FUPs on CPU 9)."""
+    spec = replace(SMALL, cpus=16, processes=200, discs=40, lines=4, days=1, seed=101)
+    model = MeasureModel(spec)
+    day = spec.dates()[0]
+    procs = model.day_columns(day)["measure_process"]
+    keys = list(zip(procs["cpu_num"], procs["pin"], procs["from_timestamp"]))
+    assert len(keys) == len(set(keys))
+    fup = [(c, p) for c, p, prog in zip(procs["cpu_num"], procs["pin"], procs["program_file_name"])
+           if prog == "$SYSTEM.SYS01.FUP"]
+    shared = {c for c in {c for c, _ in fup} if sum(1 for cc, _ in fup if cc == c) > 24}
+    assert shared, "the seed no longer puts two utilities started hourly on one CPU"

@@ -6,8 +6,10 @@
 -- within 5 %. The hours beyond 5 % are counted, and the worst is shown, but one hour off by the noise
 -- of a few processes does not fail a model whose day agrees; a workload characterized wrongly (a cost
 -- per transaction that changes through the day, work left out) is off in most hours. Queue lengths
--- and throughput, "other items of interest" (L1819), are counted beside. The what-if marts by workload
--- and by driver carry baseline_validated and baseline_note (macros/whatif.sql).
+-- and throughput, "other items of interest" (L1819), are counted beside, and the note says when they miss
+-- on average: a model whose queues are off by more than 5 % validates the utilizations a what-if projects
+-- but not the queue lengths or response times read from it. The what-if marts by workload and by driver
+-- carry baseline_validated and baseline_note (macros/whatif.sql).
 {#- The mean of a column of rpt_capacity_baseline_validation (4 decimals) summed as whole 1/10000ths:
     a sum of doubles depends on the order DuckDB's threads add them in, and the mean of 4-decimal values
     often ends in a 5 exactly, so rounding it would flip between two builds of the same rows. -#}
@@ -78,7 +80,17 @@ select
             || ' over the average workday (worst ' || cast(worst.worst_processor_mean_abs_busy_error_pct as string)
             || ' % on average): check the workload definitions and the cost per transaction of each'
             || ' workload before trusting a what-if'
-    end as baseline_note
+    end
+    || case when systems.mean_abs_qlen_error_pct > 5 then
+        '; its queue lengths are off by ' || cast(systems.mean_abs_qlen_error_pct as string) || ' % on average ('
+        || cast(systems.qlen_within_5pct_hours as string) || ' of ' || cast(systems.qlen_hours as string)
+        || ' processor-hours within 5 %): do not read queue lengths or response times from it'
+    else '' end
+    || case when systems.mean_abs_throughput_error_pct > 5 then
+        '; its throughputs are off by ' || cast(systems.mean_abs_throughput_error_pct as string) || ' % on average ('
+        || cast(systems.throughput_within_5pct_hours as string) || ' of ' || cast(systems.throughput_hours as string)
+        || ' processor-hours within 5 %)'
+    else '' end as baseline_note
 from systems
 inner join worst
     on worst.system_name = systems.system_name

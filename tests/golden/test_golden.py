@@ -1,5 +1,6 @@
-"""Every golden pair: a capture file (``*.out``) read by the real parser gives exactly its ``*.json``.
+"""Every golden pair of every family: an input file read by the real parser gives exactly its ``*.json``.
 
+The sets (commands, MEASURE in three forms, SMF, benchmarks, listings) are listed once, in ``sets.py``.
 The ``*.json`` is written by ``regenerate.py`` only when someone runs it (README.md); a missing or
 different ``*.json`` fails here, so a parser change that alters any row is seen in review.
 """
@@ -11,21 +12,23 @@ from pathlib import Path
 
 import pytest
 
-from golden.capture_rows import golden_form
+from golden.sets import SETS, TESTS, expected_path, golden_cases
 
-GOLDEN = Path(__file__).resolve().parent
-CASES = sorted(GOLDEN.rglob("*.out"))
-
-
-def test_there_are_golden_cases_and_each_has_its_json():
-    assert len(CASES) >= 40
-    missing = [str(c.relative_to(GOLDEN)) for c in CASES if not c.with_suffix(".json").exists()]
-    assert not missing, f"no expected parse for {missing}: run tests/golden/regenerate.py on them and review it"
+CASES = golden_cases()
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: str(c.relative_to(GOLDEN)))
-def test_parse_equals_the_golden_json(case: Path):
-    expected = case.with_suffix(".json")
+def test_every_family_has_golden_pairs():
+    per_family: dict[str, int] = {}
+    for golden_set, _ in CASES:
+        per_family[golden_set.family] = per_family.get(golden_set.family, 0) + 1
+    assert per_family.keys() == {"commands", "measure", "smf", "benchmark", "listings"}
+    assert per_family["commands"] >= 40
+    assert per_family["measure"] >= 11 and per_family["smf"] >= 4 and per_family["benchmark"] >= 3
+
+
+@pytest.mark.parametrize("golden_set, case", CASES, ids=[str(c.relative_to(TESTS)) for _, c in CASES])
+def test_parse_equals_the_golden_json(golden_set, case: Path):
+    expected = expected_path(case)
     if not expected.exists():
-        pytest.fail(f"{expected.name} is missing: run tests/golden/regenerate.py {case.relative_to(GOLDEN.parents[1])}")
-    assert golden_form(case) == json.loads(expected.read_text())
+        pytest.fail(f"{expected.name} is missing: run tests/golden/regenerate.py {case.relative_to(TESTS.parent)}")
+    assert golden_set.form(case) == json.loads(expected.read_text())

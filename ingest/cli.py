@@ -38,6 +38,7 @@ from ingest.home import Home
 from ingest.lake import cli as lake_cli
 from ingest.output import shown
 from ingest.plugins import GENERATORS, REPORTS, public_modules
+from ingest.target import Target, add_target_options
 
 
 def _home_to_write(args) -> Home:
@@ -121,11 +122,8 @@ def _closing(progress: FileProgress | None, tell):
 
 # -- ingest / remove ---------------------------------------------------------------------------------
 
-def cmd_ingest(args) -> int:
+def _ingest(args, progress) -> int:
     from ingest import pipeline
-
-    if args.target == "spark":
-        return lake_cli.cmd_ingest(args, _file_progress(args))
 
     home = home_of(args)
     paths = [Path(p) for p in args.paths] or [home.landing]
@@ -136,7 +134,7 @@ def cmd_ingest(args) -> int:
             return 1
     home = _home_to_write(args)
     options = pipeline.ingest_options(home, args.ddl)
-    progress = _file_progress(args)
+    progress = progress()
     try:
         results = pipeline.ingest_paths(home, paths, format_name=args.format, options=options, on_file=progress)
     finally:
@@ -168,12 +166,9 @@ def cmd_remove(args) -> int:
 
 # -- build / check / publish / run -------------------------------------------------------------------
 
-def cmd_build(args) -> int:
+def _build(args) -> int:
     from ingest import dbt_runner
     from ingest.warehouse.database import connect
-
-    if args.target == "spark":
-        return lake_cli.cmd_build(args)
 
     home = _home_to_write(args)
     connect(home).close()  # raw schema and manifest exist even before the first ingest
@@ -205,20 +200,14 @@ def _tell_build(args, home: Home, out=None, retained=None) -> None:
         print("\n".join(lines), file=out or sys.stdout)
 
 
-def cmd_check(args) -> int:
+def _check(args) -> int:
     from quality.runner import run_checks
-
-    if args.target == "spark":
-        return lake_cli.cmd_check(args)
 
     return 0 if run_checks(_home_to_write(args), quiet=args.json, everything=args.everything) else 1
 
 
-def cmd_publish(args) -> int:
+def _publish(args) -> int:
     from ingest.warehouse.serving import publish
-
-    if args.target == "spark":
-        return lake_cli.cmd_publish(args)
 
     path = publish(_home_to_write(args))
     _emit(args, {"published": str(path)}, [f"published {shown(path)}"])
@@ -252,13 +241,18 @@ def cmd_run(args) -> int:
             print(step.summary, file=sys.stderr)
 
     home = home_of(args)  # tell() reads it on both targets
-    if args.target == "spark":
-        return lake_cli.cmd_run(args, _file_progress(args), tell)
+    return TARGETS[args.target].run(args, lambda base=None: _file_progress(args, base), tell)
+
+
+def _run(args, progress, tell) -> int:
+    from ingest import pipeline
+
+    home = home_of(args)
     nothing = _nothing_to_load(home)
     if nothing:
         print(f"perfdb run: nothing to load: {nothing}", file=sys.stderr)
         return 1
-    progress = _file_progress(args, home.landing)
+    progress = progress(home.landing)
     try:
         result = pipeline.run(home.create(), check=not args.skip_check, quiet=args.json, on_file=progress,
                               stop_on_rejects=not args.accept_rejects,
@@ -274,6 +268,27 @@ def cmd_run(args) -> int:
             "check": result.validation.summary() if result.validation is not None else None,
         }, indent=2, default=str))
     return 0 if result.ok else 1
+
+
+# the commands on the embedded warehouse; the Spark target's are ingest.lake.cli's
+DUCKDB = Target(ingest=_ingest, build=_build, check=_check, publish=_publish, run=_run)
+TARGETS = {"duckdb": DUCKDB, "spark": lake_cli.SPARK}
+
+
+def cmd_ingest(args) -> int:
+    return TARGETS[args.target].ingest(args, lambda base=None: _file_progress(args, base))
+
+
+def cmd_build(args) -> int:
+    return TARGETS[args.target].build(args)
+
+
+def cmd_check(args) -> int:
+    return TARGETS[args.target].check(args)
+
+
+def cmd_publish(args) -> int:
+    return TARGETS[args.target].publish(args)
 
 
 def _nothing_to_load(home: Home) -> str | None:
@@ -376,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("paths", nargs="*", help="files or directories (default: landing/)")
     s.add_argument("--format", type=input_format, help="skip sniffing and use this format (e.g. measure.binary)")
     s.add_argument("--ddl", action="append", help="DDL file describing binary MEASURE records (repeatable)")
-    lake_cli.add_target_options(s)
+    add_target_options(s)
 
     s = subcommand(sub, "remove", cmd_remove, help="un-ingest files: their rows, rejects and manifest rows")
     s.add_argument("paths", nargs="*", help="files (matched by content while they exist, else by recorded path)")
@@ -390,18 +405,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--unit-tests", action="store_true",
                    help="also run dbt's unit tests (each model's logic on fixed inputs; nightly builds leave them "
                         "out)")
-    lake_cli.add_target_options(s)
+    add_target_options(s)
 
     s = subcommand(sub, "check", cmd_check, help="run the Great Expectations suites")
     s.add_argument("--all", dest="everything", action="store_true",
                    help="validate every row (default: the files and days loaded since the last passing check)")
-    lake_cli.add_target_options(s)
-    lake_cli.add_target_options(subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically"))
+    add_target_options(s)
+    add_target_options(subcommand(sub, "publish", cmd_publish, help="replace serving.duckdb atomically"))
     s = subcommand(sub, "run", cmd_run, help="ingest landing/, build, check, publish")
     _add_skip_check(s)
     s.add_argument("--accept-rejects", action="store_true",
                    help="build and publish even when ingest rejected records or files (default: stop after ingest)")
-    lake_cli.add_target_options(s)
+    add_target_options(s)
 
     s = subcommand(sub, "sql", cmd_sql, help="ad-hoc SQL on serving.duckdb (read-only)")
     s.add_argument("query")

@@ -1,21 +1,15 @@
-"""``--target spark`` of ``perfdb ingest|build|check|publish|run``: the options, and the commands on the
-lake. ``ingest.cli`` hands a command here when its target is spark; the output has the DuckDB path's form.
+"""``--target spark`` of ``perfdb ingest|build|check|publish|run``: the commands on the lake, as the
+``Target`` ``SPARK`` that ``perfdb`` looks up by the option (``ingest.target``); the output has the DuckDB
+path's form.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from ingest.cli_options import home_of
-
-
-def add_target_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--target", choices=("duckdb", "spark"), default="duckdb",
-                   help="where to ingest and build: the embedded DuckDB (default) or Apache Spark over a Parquet lake")
-    p.add_argument("--lake", help="the lake's location with --target spark (default $PERFDB_LAKE or <home>/lake)")
-    p.add_argument("--spark-master", help="Spark master URL (default $PERFDB_SPARK_MASTER or local[*])")
+from ingest.target import Target
 
 
 def _context(args):
@@ -26,7 +20,7 @@ def _context(args):
     return home, Lake.locate(home.root, args.lake), master_of(args.spark_master)
 
 
-def cmd_ingest(args, print_progress) -> int:
+def cmd_ingest(args, progress) -> int:
     from ingest import pipeline
     from ingest.lake import pipeline as lake_pipeline
 
@@ -34,7 +28,7 @@ def cmd_ingest(args, print_progress) -> int:
     paths = [Path(p) for p in args.paths] or [home.landing]
     results, _ = lake_pipeline.ingest(home, lake, paths, master=master, format_name=args.format,
                                       options=pipeline.ingest_options(home, args.ddl),
-                                      on_file=None if args.json else print_progress)
+                                      on_file=progress())
     summary = pipeline.ingest_summary(results)
     if args.json:
         import json
@@ -71,12 +65,15 @@ def cmd_publish(args) -> int:
     return 0
 
 
-def cmd_run(args, print_progress, tell) -> int:
+def cmd_run(args, progress, tell) -> int:
     from ingest.lake import pipeline as lake_pipeline
 
     home, lake, master = _context(args)
     result = lake_pipeline.run(home, lake, master=master, check=not args.skip_check, quiet=args.json,
-                               on_file=None if args.json else print_progress, on_step=tell)
+                               on_file=progress(), on_step=tell)
     if not result.ok:
         print(f"perfdb run --target spark: {result.failed.name} failed", file=sys.stderr)
     return 0 if result.ok else 1
+
+
+SPARK = Target(ingest=cmd_ingest, build=cmd_build, check=cmd_check, publish=cmd_publish, run=cmd_run)

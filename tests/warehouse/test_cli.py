@@ -338,3 +338,29 @@ def test_a_path_is_shown_from_the_current_folder_without_following_links(tmp_pat
     assert shown(warehouse / "serving.duckdb") == "perfdb_home/warehouse/serving.duckdb"
     assert shown(Path("perfdb_home/warehouse/serving.duckdb")) == "perfdb_home/warehouse/serving.duckdb"
     assert shown(Path("/elsewhere/serving.duckdb")) == "/elsewhere/serving.duckdb"
+
+
+@pytest.mark.parametrize("target", ["duckdb", "spark"])
+def test_the_pipeline_commands_run_on_the_target_the_option_names(tmp_path, monkeypatch, target):
+    """The target is chosen once, from --target: each pipeline command calls that target's command with the
+    parsed options (and ingest and run a per-file reporter that --json silences); none asks which target."""
+    from ingest.target import Target
+
+    calls = []
+
+    def command(name):
+        def call(args, *more):
+            calls.append((name, args.target, [m() for m in more[:1]]))
+            return 7
+        return call
+
+    monkeypatch.setitem(cli.TARGETS, target, Target(*(command(n) for n in Target._fields)))
+    home = ["--home", str(tmp_path / "home")]
+    assert cli.main([*home, "ingest", "--target", target, str(tmp_path)]) == 7
+    assert cli.main([*home, "--json", "build", "--target", target]) == 7
+    assert cli.main([*home, "check", "--target", target]) == 7
+    assert cli.main([*home, "publish", "--target", target]) == 7
+    assert cli.main([*home, "--json", "run", "--target", target]) == 7
+    assert [(n, t) for n, t, _ in calls] == [(n, target) for n in Target._fields]
+    assert isinstance(calls[0][2][0], cli.FileProgress) and calls[4][2] == [None]  # --json: no reporter
+    assert set(cli.TARGETS) == {"duckdb", "spark"}

@@ -581,8 +581,11 @@ def test_report_capacity_json_and_what_if(demo_home, capsys):
     for r in rows:
         assert r["whatif_growth_pct"] == pytest.approx(15.0)
         assert r["status"] == forecast[(r["resource_type"], r["system_name"], r["resource_name"])]["status"]
-        if r["current_peak_pct"] is not None and r["projected_peak_pct"] < 100:
+        if r["unit"] != "pct":  # a DASD volume's response time, ms: no what-if
+            assert (r["projected_peak_pct"], r["assessment"]) == (None, None)
+        elif r["current_peak_pct"] is not None and r["projected_peak_pct"] < 100:
             assert r["projected_peak_pct"] == pytest.approx(r["current_peak_pct"] * 1.15, abs=0.02)
+    assert {r["unit"] for r in rows if r["resource_type"] == "dasd_response"} == {"ms"}
 
     assert cli.main(["--home", str(demo_home.root), "report", "capacity", "--resource", "disc", "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()

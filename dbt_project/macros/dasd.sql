@@ -2,6 +2,11 @@
     an hour, shift or month (`dasd_sums`), and RMF's figures computed from them (`dasd_figures`), so that a
     period weighs each interval by its I/Os and never averages averages. -#}
 
+{#- How a volume is named in the marts: its volser and device number, e.g. `PRD001 (0A40)`. -#}
+{% macro dasd_volume_label() -%}
+    volser || ' (' || device_number || ')'
+{%- endmacro %}
+
 {% macro dasd_sum_columns() %}
     {{ return(['measured_s', 'exposure_s', 'ssch_count', 'measured_count', 'connect_s', 'pending_s', 'disconnect_s', 'iosq_s']) }}
 {% endmacro %}

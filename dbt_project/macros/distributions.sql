@@ -19,7 +19,12 @@
 {% endmacro %}
 
 {#- The measures with a distribution: resource -> the hourly model, its entity (as a string), the value, the
-    value's unit and scale. Workload CPU is the workload's own CPU seconds in the hour (all its processors). -#}
+    value's unit and scale. Workload CPU is the workload's own CPU seconds in the hour (all its processors).
+    DASD (SMF 74.1) per volume, labelled as its threshold exceptions are (dasd_volume_label()): a planner acts
+    on a volume (moves its data sets, gives it PAV aliases), and a system's dozens of quiet volumes would hide
+    the hot one in a system-wide figure. The hour's response time is its intervals' times summed over their
+    I/Os (int_dasd__hourly, macros/dasd.sql), so a busy interval weighs by its I/Os; an hour without I/O has
+    no response time and does not count. -#}
 {% macro distribution_measures() %}
     {{ return({
         'cpu_busy': {'model': 'int_cpu__hourly', 'entity': dbt.cast('cpu_num', dbt.type_string()),
@@ -32,6 +37,10 @@
                           'unit': 'ms', 'scale': 'log'},
         'workload_cpu': {'model': 'int_workload__hourly', 'entity': 'workload', 'value': 'cpu_s',
                          'unit': 'cpu_s', 'scale': 'log'},
+        'dasd_busy': {'model': 'int_dasd__hourly', 'entity': dasd_volume_label(), 'value': 'busy_pct',
+                      'unit': 'pct', 'scale': 'pct'},
+        'dasd_response': {'model': 'int_dasd__hourly', 'entity': dasd_volume_label(), 'value': 'response_ms',
+                          'unit': 'ms', 'scale': 'log'},
     }) }}
 {% endmacro %}
 

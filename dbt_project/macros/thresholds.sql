@@ -79,7 +79,7 @@ union all
     {%- do targets.update({'dasd': {
         'fact': 'fct_dasd_shift', 'hourly': 'int_dasd__hourly', 'keys': ['system_name', 'device_number', 'volser', 'shift_date', 'shift'],
         'metrics': ['io_per_s', 'response_ms', 'iosq_ms', 'iosq_share_pct', 'busy_pct'],
-        'label': "volser || ' (' || device_number || ')'", 'command': none,
+        'label': dasd_volume_label(), 'command': none,
     }}) %}
     {{ return(targets) }}
 {% endmacro %}

@@ -6,7 +6,8 @@
 -#}
 
 {#- Each resource's current peak utilization (a fraction) from fct_capacity_forecast, of the listed
-    resource types (all when none). -#}
+    resource types (all when none): the resources whose peak is a utilization (unit pct), as a growth
+    scales a utilization through a queue, not a response time. -#}
 {% macro whatif_resources(resource_types=none) -%}
     select
         resource_type,
@@ -19,6 +20,7 @@
         current_peak_pct / 100 as utilization
     from {{ ref('fct_capacity_forecast') }}
     where current_peak_pct is not null
+        and unit = 'pct'
     {%- if resource_types %}
         and resource_type in ('{{ resource_types | join("', '") }}')
     {%- endif %}

@@ -1,6 +1,7 @@
 """``perfdb report capacity``: capacity planning as seed 001's "Capacity Planning Concepts" describes it.
 
-    perfdb report capacity [--resource cpu|processor_pool|disc|line] [--system NAME] [--growth 0.10]
+    perfdb report capacity [--resource cpu|processor_pool|disc|line|interface|dasd_response] [--system NAME]
+                           [--growth 0.10]
                            [--cost | --p95 | --benchmarks | --config LISTING] [--format table|csv|json]
 
 The default report answers "when will each resource run out, and what does a growth do": one row per
@@ -11,7 +12,9 @@ with the band of the slope's 95 % confidence limits, or the reason there is none
 in units of the service time by an M/M/c model (``ingest.capacity.queueing``), the utilization at which
 response time doubles (for information) and the projection's grade, read from the bands of
 ``marts.rpt_capacity_grade_band`` (the grades of every what-if mart, macros/capacity_grades.sql: within
-capacity, warning, critical, saturated). Sample (terminal, ``--resource cpu`` on the demo, an excerpt:
+capacity, warning, critical, saturated). A DASD volume's row (``dasd_response``) forecasts its peak response
+time in ms against the rules catalogue's DASD-T1 limit (its ``unit`` is ms, its peak shown as ``3.1ms``): a
+response time is not a utilization, so it has no what-if. Sample (terminal, ``--resource cpu`` on the demo, an excerpt:
 ``\\PROD1``'s processors are NonStop TXPs, judged at 85 %, ``\\DEV1``'s VLXs at 95 %, z/OS CPs at 70-80 %)::
 
     resource  system  name    peak %  limit  /30d  crosses     status                 +10%    grade
@@ -61,10 +64,10 @@ GRADE_BANDS = "marts.rpt_capacity_grade_band"
 COST = "marts.fct_capacity_cost_per_transaction"
 BENCHMARKS = "marts.rpt_benchmark_vs_reference"
 P95 = "marts.rpt_capacity_p95_monthly"
-RESOURCES = ("cpu", "processor_pool", "disc", "line", "interface")
+RESOURCES = ("cpu", "processor_pool", "disc", "line", "interface", "dasd_response")
 
 FORECAST_COLUMNS = (
-    "resource_type", "system_name", "resource_name", "shift", "servers", "cpu_type", "history_points",
+    "resource_type", "system_name", "resource_name", "shift", "unit", "servers", "cpu_type", "history_points",
     "current_peak_pct", "threshold_pct", "threshold_upper_pct", "growth_pct_points_per_30_days", "crossing_date", "crossing_date_early", "crossing_date_late",
     "status", "status_detail",
 )
@@ -122,7 +125,9 @@ def forecast_rows(home: Home, resource: str | None, system: str | None, growth: 
     index = {c: i for i, c in enumerate(columns)}
     out = []
     for row in rows:
-        extra = whatif_row(row[index["current_peak_pct"]], row[index["servers"]], growth, row[index["grade"]])
+        # a growth scales a utilization; a response time (unit ms) has no what-if
+        current = row[index["current_peak_pct"]] if row[index["unit"]] == "pct" else None
+        extra = whatif_row(current, row[index["servers"]], growth, row[index["grade"]])
         rounded = tuple(round(v, 2) if isinstance(v, float) else v for v in row[:-1])
         out.append(rounded + extra)
     return list(columns[:-1]) + list(WHATIF_COLUMNS), out
@@ -239,7 +244,8 @@ def forecast_view(columns: list[str], rows: list[tuple], growth: float) -> tuple
         value, limit = row[index[column]], row[index["threshold_pct"]]
         if value is None:
             return None
-        return f"{value:.1f}" + ("*" if limit is not None and value >= limit else "")
+        unit = "" if row[index["unit"]] == "pct" else row[index["unit"]]
+        return f"{value:.1f}{unit}" + ("*" if limit is not None and value >= limit else "")
 
     def one(value, spec: str) -> str | None:
         return None if value is None else format(value, spec)

@@ -314,6 +314,7 @@ def test_benchmark_log_parameters_are_read_as_the_parsers_read_the_log(tmp_path)
 
 FIRST_DAY = dt.date(2025, 7, 7)  # a Monday
 THRESHOLD = 70.0
+DASD_VOLUME = "DB2A01 (0A40)"
 
 
 def _peaks(resource: str, days: int, peak_of_day, cpu_type: str | None = None, resource_type: str = "cpu") -> list[dict]:
@@ -352,6 +353,10 @@ def forecast_home(tmp_path_factory) -> Home:
         _peaks("TXP 00", 120, lambda d, day: 50 + 0.2 * d + weekday_shape(day), cpu_type="2"),
         *(_peaks(name, 30, lambda d, day, pct=pct: pct, cpu_type=cpu_type) for name, (cpu_type, pct) in FLAT.items()),
         _peaks("TAPE0", 30, lambda d, day: 50.0, resource_type="tape"),  # no threshold for tapes
+        # a DASD volume's peak response time, ms: 2 ms growing 0.01 ms a day with scatter (sd 0.1 ms), judged by
+        # the rules catalogue's DASD-T1 limit
+        _peaks(DASD_VOLUME, 120, lambda d, day: 2.0 + 0.01 * d + weekday_shape(day) / 40 + rng.gauss(0, 0.1),
+               resource_type="dasd_response"),
     )
     rows = [r for s in series for r in s]
     home = Home(tmp_path_factory.mktemp("forecast_home")).create()
@@ -361,7 +366,7 @@ def forecast_home(tmp_path_factory) -> Home:
     con.execute("create table marts.fct_capacity_daily_peak as select * exclude (shift), cast(shift as integer) as shift from peaks")
     con.close()
     rc = dbt_runner.run_dbt(home, ["build", "--select", "reference_capacity_thresholds", "calendar", "int_calendar__day",
-                                   "fct_capacity_forecast", "rpt_capacity_grade_band", "rpt_capacity_whatif",
+                                   "rules_catalogue", "thresholds", "fct_capacity_forecast", "rpt_capacity_grade_band", "rpt_capacity_whatif",
                                    "--exclude", "test_type:unit"], quiet=True)
     assert rc == 0, "dbt build of fct_capacity_forecast failed"
     serving.publish(home)
@@ -417,6 +422,37 @@ def test_forecast_of_a_txp_crosses_at_85_percent(forecast):
     assert (forecast["VLX 00"]["threshold_pct"], forecast["TAPE0"]["status"]) == (95.0, "no threshold")
 
 
+def test_forecast_of_a_dasd_volume_is_the_least_squares_line_of_its_workday_peaks(forecast_home, forecast):
+    """A DASD volume's peak response time (resource_type dasd_response, ms) forecast against the rules
+    catalogue's DASD-T1 limit: the slope and the crossing date recomputed here from its daily peaks on the
+    calendar's workdays, the limit read from the rules, and no what-if for a response time."""
+    con = duckdb.connect(str(forecast_home.db_path), read_only=True)
+    try:
+        [(limit,)] = con.execute("select \"limit\" from seeds.thresholds where rule_id = 'DASD-T1'").fetchall()
+        peaks = dict_rows(con, """select peaks.peak_date, peaks.peak_pct from marts.fct_capacity_daily_peak as peaks
+            inner join intermediate.int_calendar__day as days on days.calendar_date = peaks.peak_date and days.is_workday
+            where peaks.resource_type = 'dasd_response' order by peaks.peak_date""")
+    finally:
+        con.close()
+    last = max(p["peak_date"] for p in peaks)
+    xs = [float((p["peak_date"] - last).days) for p in peaks]
+    ys = [p["peak_pct"] for p in peaks]
+    x_mean, y_mean = sum(xs) / len(xs), sum(ys) / len(ys)
+    slope = sum((x - x_mean) * (y - y_mean) for x, y in zip(xs, ys)) / sum((x - x_mean) ** 2 for x in xs)
+    crossing_x = x_mean + (limit - y_mean) / slope
+    dasd = forecast[DASD_VOLUME]
+    assert (dasd["unit"], dasd["threshold_pct"], dasd["threshold_source"], dasd["status"]) == (
+        "ms", limit, "rule DASD-T1", "crosses")
+    assert limit == 5.0  # DASD-T1: response time above 5 ms
+    assert dasd["history_points"] == len(peaks) == 86
+    assert dasd["growth_pct_points_per_day"] == pytest.approx(slope, rel=1e-9)
+    assert dasd["crossing_date"] == last + dt.timedelta(days=math.floor(crossing_x + 0.5))
+    assert dasd["crossing_date_early"] < dasd["crossing_date"] < dasd["crossing_date_late"]
+    # the line it was drawn from: 2 ms growing 0.01 ms a day reaches 5 ms on day 300
+    assert abs((dasd["crossing_date"] - (FIRST_DAY + dt.timedelta(days=300))).days) <= 30
+    assert query(forecast_home, "select * from marts.rpt_capacity_whatif where resource_type = 'dasd_response'") == []
+
+
 # the grade of each flat resource at +10 % and at 0 %, by the bands of its type (70-80, TXP 85, VLX 95)
 GRADES = {
     0.10: {"VLX 00": "within capacity", "VLX 01": "critical", "TXP 01": "critical", "CPU 04": "warning",
@@ -438,7 +474,8 @@ def test_report_grades_every_band_as_the_whatif_mart_does(forecast_home, growth,
         assert rows[name]["projected_peak_pct"] == pytest.approx(pct * (1 + growth), abs=0.01)
     if growth:
         mart = {r["resource_name"]: r for r in query(forecast_home, "select * from marts.rpt_capacity_whatif where growth_pct = 10")}
-        assert set(mart) == set(rows)
+        assert set(mart) == set(rows) - {DASD_VOLUME}  # a response time has no what-if
+        assert (rows[DASD_VOLUME]["projected_peak_pct"], rows[DASD_VOLUME]["assessment"]) == (None, None)
         for name, r in mart.items():
             assert (name, rows[name]["assessment"]) == (name, r["assessment"])
             assert r["threshold_upper_pct"] == rows[name]["threshold_upper_pct"]
@@ -544,8 +581,11 @@ def test_report_capacity_json_and_what_if(demo_home, capsys):
     for r in rows:
         assert r["whatif_growth_pct"] == pytest.approx(15.0)
         assert r["status"] == forecast[(r["resource_type"], r["system_name"], r["resource_name"])]["status"]
-        if r["current_peak_pct"] is not None and r["projected_peak_pct"] < 100:
+        if r["unit"] != "pct":  # a DASD volume's response time, ms: no what-if
+            assert (r["projected_peak_pct"], r["assessment"]) == (None, None)
+        elif r["current_peak_pct"] is not None and r["projected_peak_pct"] < 100:
             assert r["projected_peak_pct"] == pytest.approx(r["current_peak_pct"] * 1.15, abs=0.02)
+    assert {r["unit"] for r in rows if r["resource_type"] == "dasd_response"} == {"ms"}
 
     assert cli.main(["--home", str(demo_home.root), "report", "capacity", "--resource", "disc", "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -401,6 +401,24 @@ def test_the_msu_dashboard_shows_each_cpcs_monthly_peak_4hra_and_the_intervals_c
     assert {row["work_kind"] for row in peaks} == {"service class", "job"}
 
 
+def test_the_capacity_dashboard_shows_each_resources_monthly_p95_beside_avg_and_max(superset, api, charts):
+    """Every row of marts.fct_busy_percentiles_monthly, the DASD volumes' busy and response time among them, as
+    the chart shows it: p95 beside the average and maximum of the month's hours, the latest month first."""
+    by_name = {c["slice_name"]: c["id"] for c in charts}
+    shown = chart_result(api, by_name["Monthly p95 beside avg and max"])["data"]
+    mart = serving_rows(superset.home, "select month, system_name, resource, entity, unit, n_hours, value_avg, p95, value_max "
+                                       "from marts.fct_busy_percentiles_monthly")
+    key = ("month", "system_name", "resource", "entity")
+    got = {tuple(row[k] for k in key): (row["unit"], row["n_hours"], row["value_avg"], row["p95"], row["value_max"])
+           for row in shown}
+    assert len(shown) == len(got) == len(mart) > 0  # every row, none cut by the row limit
+    assert got == {(normalized(month, temporal=True), *names): (unit, n_hours, pytest.approx(avg), pytest.approx(p95),
+                                                                pytest.approx(top))
+                   for month, *names, unit, n_hours, avg, p95, top in mart}
+    assert {"cpu_busy", "dasd_busy", "dasd_response"} <= {row["resource"] for row in shown}
+    assert shown[0]["month"] == max(row["month"] for row in shown)
+
+
 def test_the_rules_dashboard_counts_each_documents_rules_by_status_and_findings_by_severity(superset, api, charts):
     by_name = {c["slice_name"]: c["id"] for c in charts}
     # every rule of the catalogue (its rows for all systems; a system's own row is not a rule of its own)

@@ -60,7 +60,7 @@ DAY_MODELS = WORKLOAD_DAY_MODELS | {
     "int_capacity__interface_hourly", "int_capacity__interface_speed", "int_capacity__transaction_hourly",
     "int_capacity__sizing_daily", "int_msu__lpar_interval", "fct_msu_lpar_interval", "fct_msu_cpc_interval",
     "fct_msu_group_interval", "fct_msu_lpar_monthly", "fct_msu_cpc_monthly", "rpt_msu_4hra_distribution",
-    "rpt_msu_peak_work", "int_dasd__hourly", "fct_dasd_shift", "fct_dasd_monthly",
+    "rpt_msu_peak_work", "int_dasd__hourly", "fct_dasd_shift", "fct_dasd_monthly", "int_dasd__daily_peak",
 }
 
 

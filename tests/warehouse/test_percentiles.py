@@ -9,6 +9,9 @@ value is below it by less than one bucket. Then retention keeps one day of raw f
 warehouse is built again (incrementally, then ``perfdb build --full-refresh``), and every month, week and year
 percentile is unchanged while the hours of the first four days are gone. So are the capacity grades of each
 month's p95 (``marts.rpt_capacity_p95_monthly``), which ``perfdb report capacity --p95`` prints.
+
+The same for the DASD volumes of five days of a generated z/OS system (SMF 74.1): each volume's busy and its
+response time, whose hours weigh their RMF intervals by I/O count (``int_dasd__hourly``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import duckdb
 import pytest
 
 from ingest import cli
-from ingest.generate import measure
+from ingest.generate import measure, smf
 from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
 from ingest.warehouse.retention import apply_retention
@@ -38,6 +41,10 @@ HOURS = {
     "line_busy": ("intermediate.int_line__hourly", "device_name", "busy_pct", "pct"),
     "line_response": ("intermediate.int_line__hourly", "device_name", "response_ms", "log"),
     "workload_cpu": ("intermediate.int_workload__hourly", "workload", "cpu_s", "log"),
+}
+DASD_HOURS = {
+    "dasd_busy": ("intermediate.int_dasd__hourly", "volser || ' (' || device_number || ')'", "busy_pct", "pct"),
+    "dasd_response": ("intermediate.int_dasd__hourly", "volser || ' (' || device_number || ')'", "response_ms", "log"),
 }
 PERIOD_TABLES = {"week": "marts.fct_busy_percentiles_weekly", "month": "marts.fct_busy_percentiles_monthly",
                  "year": "marts.fct_busy_percentiles_yearly"}
@@ -78,6 +85,28 @@ def percentiles(home: Home, period: str) -> dict[tuple, tuple]:
         home, f"select system_name, resource, entity, {period}, n_hours, value_max, {columns} from {PERIOD_TABLES[period]}")}
 
 
+def check_against_the_hours(home: Home, month: dict[tuple, tuple], resources: dict[str, tuple]) -> int:
+    """Every month percentile of `resources` within one bucket of the exact nearest-rank percentile of its hours,
+    recomputed here from the hourly model; the number of percentiles checked."""
+    checked = 0
+    for resource, (model, entity, value, scale) in resources.items():
+        hours: dict[tuple, list[float]] = {}
+        for system, name, v in rows(home, f"select system_name, {entity}, {value} from {model} where {value} is not null"):
+            hours.setdefault((system, name), []).append(v)
+        assert hours, resource
+        for (system, name), values in hours.items():
+            n_hours, value_max, *reported = month[(system, resource, name, START.replace(day=1))]
+            assert (n_hours, value_max) == (len(values), max(values)) and n_hours == 24 * DAYS
+            for p, got in zip(PERCENTILES, reported):
+                exact = nearest_rank(values, p)
+                lower, upper = bucket(exact, scale)
+                assert math.isclose(got, upper, rel_tol=1e-12), (resource, name, p, got, exact)
+                in_scale = min(exact, 100.0) if scale == "pct" else exact  # a busy over 100 counts as 100
+                assert lower <= in_scale <= got  # the exact value in the bucket reported: within one bucket
+                checked += 1
+    return checked
+
+
 def grade(pct: float, lower: float, upper: float) -> str:
     """The bands of macros/capacity_grades.sql."""
     return next(g for g, below in (("within capacity", lower), ("warning", upper), ("critical", 100.0)) if pct < below) \
@@ -97,22 +126,7 @@ def test_month_percentiles_from_day_buckets_match_the_hours_and_survive_retentio
     perfdb(home, "build")
 
     month = percentiles(home, "month")
-    checked = 0
-    for resource, (model, entity, value, scale) in HOURS.items():
-        hours: dict[str, list[float]] = {}
-        for name, v in rows(home, f"select {entity}, {value} from {model} where {value} is not null"):
-            hours.setdefault(name, []).append(v)
-        assert hours, resource
-        for name, values in hours.items():
-            n_hours, value_max, *reported = month[("\\R1", resource, name, START.replace(day=1))]
-            assert (n_hours, value_max) == (len(values), max(values)) and n_hours == 24 * DAYS
-            for p, got in zip(PERCENTILES, reported):
-                exact = nearest_rank(values, p)
-                lower, upper = bucket(exact, scale)
-                assert math.isclose(got, upper, rel_tol=1e-12), (resource, name, p, got, exact)
-                in_scale = min(exact, 100.0) if scale == "pct" else exact  # a busy over 100 counts as 100
-                assert lower <= in_scale <= got  # the exact value in the bucket reported: within one bucket
-                checked += 1
+    checked = check_against_the_hours(home, month, HOURS)
     assert checked == 4 * (2 + 2 + 1 + 1 + 4)  # processors, discs, line busy and response, workloads
     # capacity thresholds on p95: every processor, disc and line graded in its bands on its month's p95
     grades = capacity_grades(home)
@@ -152,3 +166,35 @@ def test_month_percentiles_from_day_buckets_match_the_hours_and_survive_retentio
     printed = json.loads(capsys.readouterr().out)
     assert sorted((r["resource_type"], r["resource_name"], r["busy_pct_p95"], r["p95_grade"]) for r in printed) == [
         (g[0], g[1], g[3], g[6]) for g in grades]
+
+
+def test_dasd_percentiles_from_day_buckets_match_the_hours_and_survive_retention(tmp_path):
+    """SMF 74.1: each volume's busy and response time of the month within one bucket of its hours' exact
+    percentiles, the same after retention purged four of the five days of hours."""
+    dumps = smf.generate(tmp_path / "site", ["SYSA"], START, DAYS, seed=7, forms={"SYSA": "vb"})
+    home = Home(tmp_path / "home").create()
+    perfdb(home, "ingest", *sorted(str(dump) for dump in dumps))
+    perfdb(home, "build")
+
+    month = percentiles(home, "month")
+    volumes = rows(home, "select count(distinct device_number) from intermediate.int_dasd__hourly")[0][0]
+    assert volumes > 20  # a few dozen 3390 volumes (ingest/generate/_smf_dasd.py)
+    assert check_against_the_hours(home, month, DASD_HOURS) == 4 * 2 * volumes
+    # a response time spreads over log buckets: p50 below p99 on most volumes, as busy hours queue
+    response = [r for key, r in month.items() if key[1] == "dasd_response"]
+    assert sum(r[2] < r[5] for r in response) > volumes // 2
+    dasd = {period: {k: v for k, v in percentiles(home, period).items() if k[1].startswith("dasd_")}
+            for period in PERIOD_TABLES}
+
+    # a day's dump also holds the records written just after its midnight, so the system's newest day is the
+    # one after the last: keeping two days keeps the hours of the last one, and purges the first three dumps
+    assert rows(home, "select max(day) from raw.ingest_file_days") == [(START + dt.timedelta(days=DAYS),)]
+    con = duckdb.connect(str(home.db_path))
+    con.execute("update seeds.retention set keep_days = 2 where family in ('raw', 'interval', 'hourly')")
+    con.close()
+    assert apply_retention(home).files_purged == DAYS - 2
+    assert rows(home, "select min(cast(hour_start as date)) from intermediate.int_dasd__hourly") == [
+        (START + dt.timedelta(days=DAYS - 1),)]
+    perfdb(home, "build")
+    for period, before in dasd.items():
+        assert {k: v for k, v in percentiles(home, period).items() if k[1].startswith("dasd_")} == before, period

@@ -435,16 +435,16 @@ def test_global_json_means_format_json_for_reports(capsys, home):
 def _forecast(home: Home) -> None:
     """Three resources of marts.fct_capacity_forecast (one above its threshold now, one crossing later, a
     NonStop TXP), with the grade bands of their thresholds (marts.rpt_capacity_grade_band: 70-80 %, TXP 85 %)."""
-    columns = ["resource_type", "system_name", "resource_name", "shift", "servers", "cpu_type", "history_points",
+    columns = ["resource_type", "system_name", "resource_name", "shift", "unit", "servers", "cpu_type", "history_points",
                "current_peak_pct", "threshold_cpu_type", "threshold_pct", "threshold_upper_pct",
                "growth_pct_points_per_30_days", "crossing_date", "crossing_date_early", "crossing_date_late", "status",
                "status_detail"]
     forecast = pa.Table.from_pylist([dict(zip(columns, row)) for row in [
-        ("processor_pool", "SYSB", "all processors", None, 3, None, 44, 77.5, "*", 70.0, 80.0, 7.64, dt.date(1986, 5, 8),
+        ("processor_pool", "SYSB", "all processors", None, "pct", 3, None, 44, 77.5, "*", 70.0, 80.0, 7.64, dt.date(1986, 5, 8),
          None, None, "above threshold", "the trend is already at 78.2 %, above the 70.0 % threshold"),
-        ("cpu", "\\BANCA", "CPU 03", None, 1, "8", 44, 65.91, "*", 70.0, 80.0, 3.02, dt.date(1986, 7, 28),
+        ("cpu", "\\BANCA", "CPU 03", None, "pct", 1, "8", 44, 65.91, "*", 70.0, 80.0, 3.02, dt.date(1986, 7, 28),
          dt.date(1986, 6, 20), dt.date(1986, 9, 30), "crosses", "crosses the 70.0 % threshold on 1986-07-28"),
-        ("cpu", "\\BANCA", "CPU 04", None, 1, "2", 44, 70.0, "2", 85.0, 85.0, 0.0, None, None, None,
+        ("cpu", "\\BANCA", "CPU 04", None, "pct", 1, "2", 44, 70.0, "2", 85.0, 85.0, 0.0, None, None, None,
          "no significant growth", "growth 0.0 points per 30 days"),
     ]])
     bands = pa.Table.from_pylist([
@@ -477,7 +477,7 @@ def test_capacity_table_fits_a_terminal_and_marks_what_crossed(capsys, home):
                                 "77.0", "within", "capacity"]
     rc, out, _ = run_cli(capsys, home, "capacity", "--format", "csv")
     header, first, *_ = out.splitlines()
-    assert len(header.split(",")) == 22  # every column, the bounds, the band and the detail included
+    assert len(header.split(",")) == 23  # every column, the bounds, the band and the detail included
     assert ",10.0,85.25," in first  # the what-if growth is 10.0, not 10.000000000000002
     assert first.endswith(",critical")
 

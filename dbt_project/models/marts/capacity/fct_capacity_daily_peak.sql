@@ -7,7 +7,9 @@
 -- speed (the speed an AIX `netstat -v` capture reports as Media Speed Running, else the seed
 -- interface_speeds), max(receive, transmit) for a full-duplex link, whose directions do not compete,
 -- receive + transmit for a half-duplex one. The MEASURE and SMF 70 families feed the processor rows
--- through int_cpu__hourly. The device peaks are a day model (int_capacity__device_daily_peak); the
+-- through int_cpu__hourly. DASD volumes (SMF 74.1) give their peak hourly response time in ms, not a
+-- busy (resource_type dasd_response, int_dasd__daily_peak): peak_pct holds the peak of the resource's
+-- measure, which fct_capacity_forecast names by its unit. The device peaks are a day model (int_capacity__device_daily_peak); the
 -- interface peaks are computed here on every build, as a new capture's link speed applies to every day,
 -- from summaries only: the day models of hourly interface traffic (int_capacity__interface_hourly) and
 -- of each day's captured link speed (int_capacity__interface_speed). A table, then, whose inputs are
@@ -81,5 +83,7 @@ interface_peaks as (
 )
 
 select * from {{ ref('int_capacity__device_daily_peak') }}
+union all
+select * from {{ ref('int_dasd__daily_peak') }}
 union all
 select * from interface_peaks

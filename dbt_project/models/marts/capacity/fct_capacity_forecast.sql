@@ -11,11 +11,17 @@
 -- is false: weekends and holidays carry another workload, and the study analyses "the typical workload level"
 -- (L1795). A resource with fewer than capacity_min_history_days peaks says so instead of guessing;
 -- one whose slope is not significantly above zero reports no crossing.
+-- A resource whose peak is not a utilization is judged by a threshold rule of the rules catalogue instead
+-- (rule_resources below): a DASD volume's peak response time (dasd_response, ms) by DASD-T1's limit,
+-- the system's own row of the rule where it has one (effective_thresholds). Its columns named _pct then
+-- hold ms, as `unit` says; the what-ifs, which scale a utilization through a queue, leave it out.
 {%- set history_days = var('capacity_history_days', 730) %}
 {%- set min_days = var('capacity_min_history_days', 14) %}
 {%- set horizon_days = var('capacity_forecast_horizon_days', 1095) %}
 {%- set current_days = var('capacity_current_days', 7) %}
 {%- set working_days_only = var('capacity_working_days_only', true) %}
+{#- resource_type -> the rule's entity and metric, and the unit of the peaks it compares -#}
+{%- set rule_resources = {'dasd_response': {'entity': 'dasd', 'metric': 'response_ms', 'unit': 'ms'}} %}
 {%- if min_days < 3 %}{{ exceptions.raise_compiler_error("capacity_min_history_days must be at least 3: a confidence band needs two degrees of freedom") }}{% endif %}
 
 {#- Student t 97.5 % quantile by the Cornish-Fisher expansion in 1/df (Abramowitz & Stegun 26.7.5),
@@ -81,19 +87,47 @@ fit as (
     group by resource_type, system_name, resource_name, shift
 ),
 
+rule_limits as (
+    -- the lowest upper limit when several rules apply: the first one the trend reaches
+    {%- for resource_type, rule in rule_resources.items() %}
+    select
+        '{{ resource_type }}' as resource_type,
+        system_name,
+        min(limit_value) as limit_value,
+        min_by(rule_id, limit_value) as rule_id
+    from ({{ effective_thresholds(rule.entity, 'fit') }}) as rules
+    where metric = '{{ rule.metric }}'
+        and operator in ('>', '>=')
+    group by system_name
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+),
+
 bands as (
     select
         fit.*,
+        case fit.resource_type
+            {%- for resource_type, rule in rule_resources.items() %}
+            when '{{ resource_type }}' then '{{ rule.unit }}'
+            {%- endfor %}
+            else 'pct'
+        end as unit,
         {{ capacity_threshold('cpu_type') }} as threshold_cpu_type,
-        {{ capacity_threshold('capacity_lower_pct') }} as threshold_pct,
-        {{ capacity_threshold('capacity_upper_pct') }} as threshold_upper_pct,
-        'seed ' || {{ capacity_threshold('document') }} || ' L' || cast({{ capacity_threshold('line_start') }} as string)
+        coalesce(rule_limits.limit_value, {{ capacity_threshold('capacity_lower_pct') }}) as threshold_pct,
+        coalesce(rule_limits.limit_value, {{ capacity_threshold('capacity_upper_pct') }}) as threshold_upper_pct,
+        coalesce('rule ' || rule_limits.rule_id,
+            'seed ' || {{ capacity_threshold('document') }} || ' L' || cast({{ capacity_threshold('line_start') }} as string))
             as threshold_source,
         case when history_points > 2 and sxx > 0
             then sqrt(greatest(syy - slope * sxy, 0) / (history_points - 2) / sxx)
         end as slope_se,
         case when history_points > 2 then {{ t975 | replace('DF', '(history_points - 2)') }} end as t_975
     from fit
+    left join rule_limits
+        on rule_limits.resource_type = fit.resource_type
+        and rule_limits.system_name = fit.system_name
     {{ capacity_threshold_join('fit') }}
 ),
 
@@ -115,6 +149,7 @@ select
     system_name,
     resource_name,
     shift,
+    unit,
     servers,
     cpu_type,
     history_start,
@@ -153,9 +188,13 @@ select
         when 'too little history' then
             cast(history_points as string) || ' day(s) of peaks since ' || cast(history_start as string)
             || '; a trend needs at least {{ min_days }}'
-        when 'no threshold' then 'no threshold for ' || resource_type || ' in reference_capacity_thresholds'
-        when 'above threshold' then 'the trend is already at ' || cast(round(intercept, 1) as string)
-            || ' %, above the ' || cast(threshold_pct as string) || ' % threshold'
+        when 'no threshold' then 'no threshold for ' || resource_type || case resource_type
+            {%- for resource_type, rule in rule_resources.items() %}
+            when '{{ resource_type }}' then ' in the rules catalogue ({{ rule.entity }} {{ rule.metric }})'
+            {%- endfor %}
+            else ' in reference_capacity_thresholds' end
+        when 'above threshold' then 'the trend is already at ' || cast(round(intercept, 1) as string) || unit_text
+            || ', above the ' || cast(threshold_pct as string) || unit_text || ' threshold'
             || case when history_end + cast(round(coalesce(crossing_x, -1e6)) as integer) < history_start
                 then ' (it was above when the history starts)' else '' end
         when 'no significant growth' then 'growth ' || cast(round(slope * 30, 2) as string)
@@ -166,6 +205,7 @@ select
 from (
     select
         *,
+        case when unit = 'pct' then ' %' else ' ' || unit end as unit_text,
         case
             when history_points < {{ min_days }} then 'too little history'
             when threshold_pct is null then 'no threshold'

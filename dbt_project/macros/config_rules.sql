@@ -7,6 +7,13 @@
 {% macro config_relations() -%}
 {#- the words config_checks.TRUE_WORDS reads as yes -#}
 {%- set yes = "('yes', 'y', 'true', '1', 'on')" -%}
+{#- RCVBUFC holds two frames and fits its TIC (L844-L851): rule 000-rcvbufc-two-frames and formula 000-F11 -#}
+{%- set rcvbufc = {
+    'needs': ['rcvbufc', 'maxtsl'], 'reads': ['tic'], 'value': 'rcvbufc', 'limit': '2 * maxtsl',
+    'fired': "rcvbufc < 2 * maxtsl or (tic_text = 'tic1' and rcvbufc > 4095) or (tic_text = 'tic2' and rcvbufc > 32000)"} -%}
+{#- an RU larger than its frame, a multiple of frame - header (L310-L312) -#}
+{%- set ru_multiple = "ru_size > dlc_frame_size and dlc_frame_size - header_bytes > 0 "
+    ~ "and ru_size % (dlc_frame_size - header_bytes) <> 0" -%}
 {#- a mode's rules (config_checks: ARCHITECTED_MODES, INTERACTIVE_MODES): the RU rules skip the interactive modes -#}
 {%- set bulk = "coalesce(mode_name_text, '') not in ('#inter', '#intersc')" -%}
 {#- RUSIZES X'mEmE' (lower case, blanks removed): valid when each byte's mantissa is 8-F and exponent 0-F
@@ -24,10 +31,8 @@
                  'then true else iobuf <> unitsz end'},
     '000-maxdata-ge-maxtsl': {
         'needs': ['maxdata', 'maxtsl'], 'value': 'maxdata', 'limit': 'maxtsl', 'fired': 'maxdata < maxtsl'},
-    '000-rcvbufc-two-frames': {
-        'needs': ['rcvbufc', 'maxtsl'], 'reads': ['tic'], 'value': 'rcvbufc', 'limit': '2 * maxtsl',
-        'fired': "rcvbufc < 2 * maxtsl or (tic_text = 'tic1' and rcvbufc > 4095) "
-                 "or (tic_text = 'tic2' and rcvbufc > 32000)"},
+    '000-rcvbufc-two-frames': rcvbufc,
+    '000-F11': rcvbufc,
     '000-maxtsl-tic1': {
         'needs': ['maxtsl', 'tic'], 'value': 'maxtsl', 'limit': '1108', 'fired': "tic_text = 'tic1' and maxtsl > 1108"},
     '000-size-chain': {
@@ -50,6 +55,12 @@
     '000-R02': {
         'needs': ['mode_name', 'cos_name'], 'value': 'null', 'limit': 'null',
         'fired': "mode_name_text like '#batch%' and cos_name_text in ('#inter', '#intersc')"},
+    '000-R05': {
+        'needs': ['ru_size', 'dlc_frame_size', 'network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
+        'fired': 'header_bytes = 29 and ' ~ ru_multiple},
+    '000-R06': {
+        'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'ru_size',
+        'limit': 'dlc_frame_size - header_bytes', 'fired': 'header_bytes = 9 and ' ~ ru_multiple},
     '000-R07': {
         'needs': ['ru_size'], 'reads': ['mode_name'], 'value': 'ru_size', 'limit': '2048',
         'fired': 'ru_size < 2048 and ' ~ bulk},
@@ -59,9 +70,17 @@
     '000-R20': {
         'needs': ['max_ru_size_upper_bound'], 'reads': ['mode_name'], 'value': 'max_ru_size_upper_bound', 'limit': '16384',
         'fired': 'max_ru_size_upper_bound < 16384 and ' ~ bulk},
+    '000-R21': {
+        'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'dlc_frame_size',
+        'limit': 'ru_size + header_bytes', 'fired': 'ru_size >= 16384 and dlc_frame_size < ru_size + header_bytes'},
     '000-R22': {
         'needs': ['pacing_window', 'max_ru_size_upper_bound'], 'value': 'pacing_window', 'limit': '63',
         'fired': 'pacing_window < 63'},
+    '000-R25': {
+        'needs': ['dlc_maxin', 'dlc_maxout'], 'reads': ['partner'], 'value': 'dlc_maxin', 'limit': 'dlc_maxout',
+        'fired': "dlc_maxin is not null and dlc_maxout is not null and case "
+                 "when partner_text like '%cm/2%' or partner_text like '%os/2%' then dlc_maxin <> 2 or dlc_maxout <> 2 "
+                 "else dlc_maxin < 8 or dlc_maxout < 8 end"},
     '000-R34': {
         'needs': ['maxlenru'], 'value': 'maxlenru', 'limit': 'null', 'fired': "maxlenru_text <> '*calc'"},
     '000-R35': {

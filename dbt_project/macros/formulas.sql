@@ -30,6 +30,10 @@
          '29 subarea; L310-L312, L496)', 'ru_size header_bytes', 'ru_size + header_bytes'),
         ('ncp_maxbfru', '000-F9', 'buffers', 'MAXBFRU = largest PIU / UNITSZ rounded up, + 1 if sessions fail '
          '(L789-L794)', 'piu_bytes unitsz extra_buffers', 'ceil(piu_bytes / unitsz) + extra_buffers'),
+        ('ncp_buffer_chain_bytes', '000-F10', 'bytes', 'the middle of MAXDATA > UNITSZ x MAXBFRU > PIU size: the NCP '
+         'buffers one RU takes (L798)', 'unitsz maxbfru', 'unitsz * maxbfru'),
+        ('aix_buffer_kb', '000-F16', 'KB', 'SNA Services/6000 buffer memory = count x size (clusters of 4 KB, mbufs of '
+         '256 bytes; thewall in KB; L679-L693)', 'buffers buffer_bytes', 'buffers * buffer_bytes / 1024.0'),
         ('iobuf_nlp_room_bytes', '003-F4.5', 'bytes', 'room left for the HPR header when two IOBUFs share one NLP = '
          'NLP size - 2 x IOBUF (L632-L637)', 'nlp_bytes iobuf_bytes', 'nlp_bytes - 2 * iobuf_bytes'),
     ] %}

@@ -360,6 +360,39 @@ def _rusizes_4k(v: Values):
                  "RUs above 4K for bulk transfer: CPU per byte with 4K RUs was more than twice that with 16K")
 
 
+def _ru_multiple(v: Values, network: str):
+    """L310-L312: an RU larger than the frame, a multiple of frame - header (R05 subarea, R06 APPN)."""
+    ru, frame = _n(v, "ru_size"), _n(v, "dlc_frame_size")
+    if ru is None or frame is None:
+        return []
+    header, kind = _header(v)
+    room = frame - header
+    return _when(kind == network and ru > frame and room > 0 and ru % room != 0, "info", "RU size, DLC frame size",
+                 f"RU {_fmt(ru)} in {_fmt(frame)}-byte frames", f"a multiple of frame - {header} = {_fmt(room)} bytes")
+
+
+def _ru_unsegmented(v: Values):
+    ru, frame = _n(v, "ru_size"), _n(v, "dlc_frame_size")
+    if ru is None or frame is None:
+        return []
+    header = _header(v)[0]
+    return _when(ru >= 16384 and frame < ru + header, "info", "RU size, DLC frame size",
+                 f"RU {_fmt(ru)} in {_fmt(frame)}-byte frames",
+                 f"a frame of at least RU + {header} = {_fmt(ru + header)} bytes, or the RU is segmented")
+
+
+def _nsdos_dlc_window(v: Values):
+    """L614: NS/DOS's MAXIN and MAXOUT are 2 against CM/2, otherwise raised to 8."""
+    maxin, maxout, partner = _n(v, "dlc_maxin"), _n(v, "dlc_maxout"), _t(v, "partner")
+    if maxin is None or maxout is None:
+        return []
+    if "cm/2" in partner or "os/2" in partner:
+        return _when(maxin != 2 or maxout != 2, "warn", "DLC MAXIN, MAXOUT", f"{_fmt(maxin)} / {_fmt(maxout)}",
+                     "2 and 2 with a CM/2 partner")
+    return _when(maxin < 8 or maxout < 8, "warn", "DLC MAXIN, MAXOUT", f"{_fmt(maxin)} / {_fmt(maxout)}",
+                 "8 and 8 (the maximum) unless the partner is CM/2")
+
+
 # The checks that are more than one comparison, by the rule_id of their row in the rules catalogue, with the
 # canonical keys that must all be set for the rule to apply.
 CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str, str, str]]]]] = {
@@ -367,6 +400,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "000-ru-fits-frame": (("ru_size", "dlc_frame_size"), _ru_vs_frame),
     "000-iobuf-equals-unitsz": (("iobuf", "unitsz"), _iobuf_unitsz),
     "000-rcvbufc-two-frames": (("rcvbufc", "maxtsl"), _rcvbufc),
+    "000-F11": (("rcvbufc", "maxtsl"), _rcvbufc),  # the same inequality, as the document's formula (L844-L848)
     "000-maxdata-ge-maxtsl": (("maxdata", "maxtsl"), _maxdata_maxtsl),
     "000-size-chain": (("maxdata", "unitsz", "maxbfru"), _size_chain),
     "000-maxbfru-from-piu": (("unitsz", "maxbfru", "piu_size"), _maxbfru),
@@ -376,10 +410,14 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "002-adapter-queues-150": ((), _adapter_queues),
     "002-sdlc-timer": (("repoll_timeout", "link_speed", "dlc_frame_size"), _sdlc_timer),
     "000-R02": (("mode_name", "cos_name"), _cos_priority),
+    "000-R05": (("ru_size", "dlc_frame_size", "network_type"), lambda v: _ru_multiple(v, "subarea")),
+    "000-R06": (("ru_size", "dlc_frame_size"), lambda v: _ru_multiple(v, "APPN")),
     "000-R07": (("ru_size",), _bulk_ru),
     "000-R15": (("mode_name",), _custom_mode),
     "000-R20": (("max_ru_size_upper_bound",), _cm2_ru),
+    "000-R21": (("ru_size", "dlc_frame_size"), _ru_unsegmented),
     "000-R22": (("pacing_window", "max_ru_size_upper_bound"), _cm2_receive_pacing),
+    "000-R25": (("dlc_maxin", "dlc_maxout"), _nsdos_dlc_window),
     "000-R34": (("maxlenru",), _as400_ru),
     "000-R35": (("inpacing", "outpacing"), _as400_pacing),
     "000-R39": (("lind_maxframe", "ctld_maxframe"), _maxframe_both),

@@ -18,6 +18,17 @@ from read_only_db import dict_rows
 CASES = {
     # L294: a bulk mode on a MEDIUM or LOW priority class of service; #BATCH is a good mode (L296)
     "000-R02": ([("MODE_NAME", "#BATCH"), ("COS_NAME", "#INTER")], [("MODE_NAME", "#BATCH"), ("COS_NAME", "#BATCH")]),
+    # L310-L311: an RU larger than the frame, a multiple of frame - 29 in subarea (2 x 3971) ...
+    "000-R05": ([("network type", "subarea"), ("RU size", "8192"), ("DLC frame size", "4000")],
+                [("network type", "subarea"), ("RU size", "7942"), ("DLC frame size", "4000")]),
+    # ... and of frame - 9 in APPN (L312: 2 x 3991)
+    "000-R06": ([("RU size", "8192"), ("DLC frame size", "4000")], [("RU size", "7982"), ("DLC frame size", "4000")]),
+    # L496: a 16,384-byte RU fits one 16,393-byte frame; CM/2's 4000-byte frame of Figure 7 (L1169) segments it
+    "000-R21": ([("RU size", "16384"), ("DLC frame size", "4000")], [("RU size", "16384"), ("DLC frame size", "16393")]),
+    # L614: NS/DOS's MAXIN and MAXOUT raised to 8 (Figure 6's 2 and 2, L1135-L1136; Figure 7's 8 and 8, L1191-L1195)
+    "000-R25": ([("DLC MAXIN", "2"), ("DLC MAXOUT", "2")], [("DLC MAXIN", "8"), ("DLC MAXOUT", "8")]),
+    # L844-L848: RCVBUFC holds two frames: Figure 6's 4095 against Figure 7's MAXTSL 4060; Figure 7's 16240
+    "000-F11": ([("RCVBUFC", "4095"), ("MAXTSL", "4060")], [("RCVBUFC", "16240"), ("MAXTSL", "4060")]),
     # L320-L322: default mode tables under 2 KB suit interactive traffic; 4 KB is good for bulk
     "000-R07": ([("MODD", "#BATCH"), ("RU size", "1024")], [("MODD", "#BATCH"), ("RU size", "4096")]),
     # L378-L389: the architected modes

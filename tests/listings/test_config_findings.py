@@ -30,7 +30,7 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
     # Figure 6 against the rules: pacing windows of 3 RUs (L1090-L1092, L1129-L1130, L1133), SLODOWN 50 (L1103),
     # UNITSZ 384 (L1106), the RS/6000's adapter queues of 30 (L1119-L1120; R29 is the transmit queue) and its
     # thewall of 2048 KB (L1126), VTAM's RUSIZES X'F7F7' (L1087: 1,920 bytes, not the X'8D8D' of L910; seed 003's
-    # VT-TP-05 flags a bulk RU of 4K or less)
+    # VT-TP-05 flags a bulk RU of 4K or less) and NS/DOS's DLC MAXIN and MAXOUT of 2 (L1135-L1136, L614: 8)
     assert base == sorted([
         ("000-pacing-window-8", "VTAM", "PSNDPAC", 3), ("000-pacing-window-8", "VTAM", "SSNDPAC", 3),
         ("000-pacing-window-8", "VTAM", "SRCVPAC", 3), ("000-pacing-window-8", "RS/6000", "Mode Send Pacing", 3),
@@ -40,20 +40,21 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
         ("002-adapter-queues-150", "RS/6000", "Lan adapter Receive Q size", 30),
         ("000-R29", "RS/6000", "Lan adapter Transmit Q size", 30), ("000-R32", "RS/6000", "thewall", 2048),
         ("000-R53", "VTAM", "rusizes", 1920), ("003-VT-TP-05", "VTAM", "rusizes", 1920),
+        ("000-R25", "DOS", "dlc_maxin, dlc_maxout", 2),
     ])
     # the cross-node rule is evaluated once on the listing: VTAM's IOBUF buffer 384 = NCP's UNITSZ 384
     (iobuf,) = [r for r in evaluations["appA_base.csv"] if r["rule_id"] == "000-iobuf-equals-unitsz"]
     assert (iobuf["node"], iobuf["value"], iobuf["limit_value"], iobuf["fired"]) == ("NCP+VTAM", 384, 384, False)
 
 
-def test_the_demo_listings_evaluate_29_configuration_rules(db):
-    # the 38 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules: those are evaluated on
+def test_the_demo_listings_evaluate_33_configuration_rules(db):
+    # the 43 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules: those are evaluated on
     # ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 38 and rows - evaluated == {"000-R02", "000-R15", "000-R20", "000-R22", "000-R33", "000-R34",
-                                                    "000-R35", "000-R39", "000-R40"}
+    assert len(rows) == 43 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+                                                    "000-R34", "000-R35", "000-R39", "000-R40"}
 
 
 def test_demo_systems_break_some_rules_and_follow_others(db):
@@ -64,7 +65,8 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
                                                          "000-delay-0", "003-VT-TP-04"}
     assert {k for k, fired in sysa.items() if not fired} == {
         "000-iobuf-equals-unitsz", "000-maxbfru-from-piu", "000-maxdata-ge-maxtsl", "000-rcvbufc-two-frames",
-        "000-maxtsl-tic1", "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc", "000-R07"}
+        "000-maxtsl-tic1", "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc", "000-R07",
+        "000-F11"}
     csaix = evaluations["aix01__csaix-listing__20260105T060000.csv"]
     (sdlc,) = [r for r in csaix if r["node"] == "aix01-sdlc"]
     assert (sdlc["rule_id"], sdlc["value"], sdlc["fired"]) == ("002-sdlc-timer", 0.5, False)

@@ -1,7 +1,7 @@
 -- A threshold on a metric that no model measures would never fire: every rule must name a column
 -- its entity's model compares (rpt_busy_process for `busy_process`, rpt_process_activity's
 -- io_per_trans for `process_activity`, rpt_app_diagnostics's app_diagnostic_metrics(), rpt_benchmark_vs_reference's
--- throughput_ratio for `benchmark_run`, the shift facts of
+-- throughput_ratio for `benchmark_run`, rpt_session_pacing's send_window for `session_pacing`, the shift facts of
 -- shift_rule_targets() and the network marts of network_rule_targets()).
 select
     rule_id,
@@ -13,6 +13,7 @@ where not (
     (entity = 'busy_process' and metric in ('{{ busy_process_metrics() | join("', '") }}'))
     or (entity = 'process_activity' and metric = 'io_per_trans')
     or (entity = 'benchmark_run' and metric = 'throughput_ratio')
+    or (entity = 'session_pacing' and metric = 'send_window')
     {%- for entity, metric, _ in app_diagnostic_metrics() %}
     or (entity = '{{ entity }}' and metric = '{{ metric }}')
     {%- endfor %}

@@ -10,6 +10,8 @@ forms seed 000 tunes them (an AS/400's CL commands, a CM/2 node definition file,
   on a link dedicated to bulk transfer).
 * ``OS2A`` (OS/2 Communications Manager/2): #BATCH with an RU of 4,096 (L500: 16,384) and a receive pacing
   window of 63 (L510); #INTER with 1,024 and 24 (an interactive mode: its RU may be small, its window not).
+* ``NCP1``'s subarea route to SYSA (a CSV listing): RUs of 8,192 bytes in 4,000-byte frames, not a multiple of
+  frame - 29 (L310-L311: 7,942 would be);
 * ``SYSA``'s VTAM mode table: #BATCH with RUSIZES X'8989' (4,096 both ways: L910 wants X'8D8D'; seed 003
   L511-L514 measured twice the CPU per byte with 4K RUs), pacing 63.
 
@@ -58,6 +60,13 @@ DEFINE_MODE  MODE_NAME(#INTER)
              RECEIVE_PACING_WINDOW(24);
 """
 
+SUBAREA_ROUTE = """\
+node,parameter,value,unit
+NCP1,network type,subarea,
+NCP1,RU size,8192,bytes
+NCP1,DLC frame size,4000,bytes
+"""
+
 VTAM_MODETAB = """\
 * TUNEMODE: SYSA'S MODE TABLE FOR APPC BULK TRANSFER
 BATCH    MODEENT LOGMODE=#BATCH,RUSIZES=X'8989',COS=#BATCH,PSNDPAC=63,
@@ -69,7 +78,8 @@ def generate(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     files = []
     for name, text in ((f"AS4A__as400-cl__{STAMP}.out", AS400_CL), (f"OS2A__cm2-ndf__{STAMP}.out", CM2_NDF),
-                       (f"SYSA__vtam-modetab__{STAMP}.out", VTAM_MODETAB)):
+                       (f"SYSA__vtam-modetab__{STAMP}.out", VTAM_MODETAB),
+                       (f"NCP1__subarea-route__{STAMP}.csv", SUBAREA_ROUTE)):
         (out / name).write_text(text, encoding="utf-8")
         files.append(landed(out / name, LANDED_AFTER))
     return files

@@ -143,16 +143,17 @@ def add_parser(subparsers) -> None:
 
 
 def add_listing_command(subparsers, command: str, write: Callable[[Path], list[Path]], help: str,
-                        description: str) -> None:
-    """``perfdb generate <command> [--out DIR]``: the listings ``write`` writes (this module's, appc_listings')."""
-    p = subcommand(subparsers, command, lambda args: write_listings(args, command, write), help, description)
+                        description: str, family: str = "listings") -> None:
+    """``perfdb generate <command> [--out DIR]``: the files ``write`` writes (this module's listings, appc_listings',
+    vtam_sessions' captures), by default into the home's ``landing/<family>``."""
+    p = subcommand(subparsers, command, lambda args: write_files(args, command, write, family), help, description)
     add_seed(p)
-    p.add_argument("--out", help="output directory (default: <home>/landing/listings)")
+    p.add_argument("--out", help=f"output directory (default: <home>/landing/{family})")
 
 
-def write_listings(args, command: str, write: Callable[[Path], list[Path]]) -> int:
-    """The listings ``write`` writes into ``--out`` (or the home's landing)."""
-    out = output_dir(args, "listings")
+def write_files(args, command: str, write: Callable[[Path], list[Path]], family: str) -> int:
+    """The files ``write`` writes into ``--out`` (or the home's landing)."""
+    out = output_dir(args, family)
     try:
         files = write(out)
     except OSError as e:
@@ -161,5 +162,5 @@ def write_listings(args, command: str, write: Callable[[Path], list[Path]]) -> i
     if args.json:
         print(json.dumps({"out": str(out), "files": [str(f) for f in files]}, indent=2))
     else:
-        print(f"{len(files)} listings in {out}")
+        print(f"{len(files)} {family} files in {out}")
     return 0

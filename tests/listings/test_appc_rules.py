@@ -56,7 +56,7 @@ CASES = {
     "003-VT-TP-05": ([("RUSIZES", "X'8989'")], [("RUSIZES", "X'8B8B'")]),
 }
 DEMO = ["AS4A__as400-cl__20260105T060000.out", "OS2A__cm2-ndf__20260105T060000.out",
-        "SYSA__vtam-modetab__20260105T060000.out"]
+        "SYSA__vtam-modetab__20260105T060000.out", "NCP1__subarea-route__20260105T060000.csv"]
 GOLDEN_TUNED = [GOLDEN / "AS4A__as400-cl__19940601T000000.out", GOLDEN / "OS2A__cm2-ndf__19940601T000000.out"]
 
 
@@ -97,11 +97,11 @@ def db(tmp_path_factory):
         return listings.demo(home, seed=1) + appc_listings.demo(home, seed=1) + [cases] + tuned
 
     yield from listings_warehouse(tmp_path_factory.mktemp("appc_dbt"), landed,
-                                  ["loaded"] * 12 + ["loaded_with_rejects"] * 2)
+                                  ["loaded"] * 13 + ["loaded_with_rejects"] * 2)
 
 
 def test_the_mart_finds_what_config_checks_finds_on_every_listing(db):
-    assert_mart_finds_what_config_checks_finds(db, 14, {"002-adapter-queues-150"})
+    assert_mart_finds_what_config_checks_finds(db, 15, {"002-adapter-queues-150"})
 
 
 def test_in_sql_each_rule_fires_on_its_breaking_case_only(db):
@@ -127,6 +127,8 @@ def test_the_demo_appc_listings_break_the_rules_they_were_written_to_break(db):
         DEMO[1]: [("000-R20", "OS2A/#BATCH"), ("000-R22", "OS2A/#INTER")],
         # RUSIZES X'8989': 4,096 both ways
         DEMO[2]: [("000-R53", "SYSA"), ("003-VT-TP-05", "SYSA")],
+        # 8,192-byte RUs in 4,000-byte subarea frames: 3 segments of 3,971 bytes, the last 6 % full
+        DEMO[3]: [("000-R05", "NCP1"), ("000-ru-fits-frame", "NCP1")],
     }
     quiet = {(r["rule_id"], r["node"]) for name in DEMO for r in evaluations[name] if not r["fired"]}
     assert {("000-R02", "OS2A/#BATCH"), ("000-R20", "OS2A/#INTER"), ("000-R22", "OS2A/#BATCH"),

@@ -16,9 +16,10 @@ from read_only_db import dict_rows
 pytestmark = pytest.mark.slow
 
 # the thresholds seed as it was before the catalogue, the SMF 74.1 DASD rules added since, the Table 1 rules
-# rpt_app_diagnostics compares and seed 000's bottleneck rule rpt_benchmark_vs_reference compares (rule_id, system, entity, command, metric, operator, limit, severity): the model
+# rpt_app_diagnostics compares, and seed 000's bottleneck (rpt_benchmark_vs_reference) and pacing (rpt_session_pacing) rules (rule_id, system, entity, command, metric, operator, limit, severity): the model
 # over the catalogue must give the threshold marts these rows
 THRESHOLDS = [
+    ("000-R10", "*", "session_pacing", "D NET,SESSIONS", "send_window", "<", 8.0, "critical"),
     ("000-R62", "*", "benchmark_run", "*", "throughput_ratio", "<", 0.1, "critical"),
     ("001-b6.4-10", "*", "app_program", "*", "process_count", ">", 12.0, "warning"),
     ("001-b6.4-11", "*", "app_file", "*", "writes_per_block_split", "<", 10.0, "warning"),

@@ -34,6 +34,9 @@
          'buffers one RU takes (L798)', 'unitsz maxbfru', 'unitsz * maxbfru'),
         ('aix_buffer_kb', '000-F16', 'KB', 'SNA Services/6000 buffer memory = count x size (clusters of 4 KB, mbufs of '
          '256 bytes; thewall in KB; L679-L693)', 'buffers buffer_bytes', 'buffers * buffer_bytes / 1024.0'),
+        ('ncp_ack_window', '000-F14', 'frames', 'the window NCP acknowledges by: W of T2TIMER = (T1, T2, W) on a subarea '
+         'link; on a peripheral link 2 when T2TIMER is coded, else 1 (L877-L882)', 'subarea w t2timer_coded',
+         'subarea * w + (1 - subarea) * (1 + t2timer_coded)'),
         ('iobuf_nlp_room_bytes', '003-F4.5', 'bytes', 'room left for the HPR header when two IOBUFs share one NLP = '
          'NLP size - 2 x IOBUF (L632-L637)', 'nlp_bytes iobuf_bytes', 'nlp_bytes - 2 * iobuf_bytes'),
     ] %}

@@ -3,11 +3,27 @@
     warehouse and `perfdb report capacity --config` find the same. Each rule: the canonical parameters it
     needs (all set on one node, or, for two, each set by only one node of the listing) and the others it
     reads, the value and the limit it shows, and when it fires; a parameter's number is its key, its text (lower case, blanks removed)
-    <key>_text. A rule config_checks codes that is not here (000-rusizes-symmetric decodes X'hhhh') is
-    not evaluated in SQL. -#}
+    <key>_text. -#}
 {% macro config_relations() -%}
 {#- the words config_checks.TRUE_WORDS reads as yes -#}
 {%- set yes = "('yes', 'y', 'true', '1', 'on')" -%}
+{#- RCVBUFC holds two frames and fits its TIC (L844-L851): rule 000-rcvbufc-two-frames and formula 000-F11 -#}
+{%- set rcvbufc = {
+    'needs': ['rcvbufc', 'maxtsl'], 'reads': ['tic'], 'value': 'rcvbufc', 'limit': '2 * maxtsl',
+    'fired': "rcvbufc < 2 * maxtsl or (tic_text = 'tic1' and rcvbufc > 4095) or (tic_text = 'tic2' and rcvbufc > 32000)"} -%}
+{#- an RU larger than its frame, a multiple of frame - header (L310-L312) -#}
+{%- set ru_multiple = "ru_size > dlc_frame_size and dlc_frame_size - header_bytes > 0 "
+    ~ "and ru_size % (dlc_frame_size - header_bytes) <> 0" -%}
+{#- a mode's rules (config_checks: ARCHITECTED_MODES, INTERACTIVE_MODES): the RU rules skip the interactive modes -#}
+{%- set bulk = "coalesce(mode_name_text, '') not in ('#inter', '#intersc')" -%}
+{#- RUSIZES X'mEmE' (lower case, blanks removed): valid when each byte's mantissa is 8-F and exponent 0-F
+    (sizing.decode_rusizes); a byte's RU = mantissa x 2**exponent (seed 000 L904-L906) -#}
+{%- set hex = "'0123456789abcdef'" -%}
+{%- set rusizes_valid = "(length(rusizes_text) = 7 and substr(rusizes_text, 1, 1) = 'x' "
+    ~ "and instr('89abcdef', substr(rusizes_text, 3, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) > 0 "
+    ~ "and instr('89abcdef', substr(rusizes_text, 5, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) > 0)" -%}
+{%- set ru_first = "(instr(" ~ hex ~ ", substr(rusizes_text, 3, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) - 1)" -%}
+{%- set ru_second = "(instr(" ~ hex ~ ", substr(rusizes_text, 5, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) - 1)" -%}
 {{ return({
     '000-iobuf-equals-unitsz': {
         'needs': ['iobuf', 'unitsz'], 'value': 'iobuf', 'limit': 'unitsz',
@@ -15,10 +31,8 @@
                  'then true else iobuf <> unitsz end'},
     '000-maxdata-ge-maxtsl': {
         'needs': ['maxdata', 'maxtsl'], 'value': 'maxdata', 'limit': 'maxtsl', 'fired': 'maxdata < maxtsl'},
-    '000-rcvbufc-two-frames': {
-        'needs': ['rcvbufc', 'maxtsl'], 'reads': ['tic'], 'value': 'rcvbufc', 'limit': '2 * maxtsl',
-        'fired': "rcvbufc < 2 * maxtsl or (tic_text = 'tic1' and rcvbufc > 4095) "
-                 "or (tic_text = 'tic2' and rcvbufc > 32000)"},
+    '000-rcvbufc-two-frames': rcvbufc,
+    '000-F11': rcvbufc,
     '000-maxtsl-tic1': {
         'needs': ['maxtsl', 'tic'], 'value': 'maxtsl', 'limit': '1108', 'fired': "tic_text = 'tic1' and maxtsl > 1108"},
     '000-size-chain': {
@@ -38,6 +52,56 @@
     '002-sdlc-timer': {
         'needs': ['repoll_timeout', 'link_speed', 'dlc_frame_size'], 'value': 'repoll_timeout',
         'limit': '2 * dlc_frame_size * 8 / link_speed', 'fired': 'repoll_timeout <= 2 * dlc_frame_size * 8 / link_speed'},
+    '000-R02': {
+        'needs': ['mode_name', 'cos_name'], 'value': 'null', 'limit': 'null',
+        'fired': "mode_name_text like '#batch%' and cos_name_text in ('#inter', '#intersc')"},
+    '000-R05': {
+        'needs': ['ru_size', 'dlc_frame_size', 'network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
+        'fired': 'header_bytes = 29 and ' ~ ru_multiple},
+    '000-R06': {
+        'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'ru_size',
+        'limit': 'dlc_frame_size - header_bytes', 'fired': 'header_bytes = 9 and ' ~ ru_multiple},
+    '000-R07': {
+        'needs': ['ru_size'], 'reads': ['mode_name'], 'value': 'ru_size', 'limit': '2048',
+        'fired': 'ru_size < 2048 and ' ~ bulk},
+    '000-R15': {
+        'needs': ['mode_name'], 'value': 'null', 'limit': 'null',
+        'fired': "mode_name_text not in ('blank', '#batch', '#batchsc', '#inter', '#intersc')"},
+    '000-R20': {
+        'needs': ['max_ru_size_upper_bound'], 'reads': ['mode_name'], 'value': 'max_ru_size_upper_bound', 'limit': '16384',
+        'fired': 'max_ru_size_upper_bound < 16384 and ' ~ bulk},
+    '000-R21': {
+        'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'dlc_frame_size',
+        'limit': 'ru_size + header_bytes', 'fired': 'ru_size >= 16384 and dlc_frame_size < ru_size + header_bytes'},
+    '000-R22': {
+        'needs': ['pacing_window', 'max_ru_size_upper_bound'], 'value': 'pacing_window', 'limit': '63',
+        'fired': 'pacing_window < 63'},
+    '000-R25': {
+        'needs': ['dlc_maxin', 'dlc_maxout'], 'reads': ['partner'], 'value': 'dlc_maxin', 'limit': 'dlc_maxout',
+        'fired': "dlc_maxin is not null and dlc_maxout is not null and case "
+                 "when partner_text like '%cm/2%' or partner_text like '%os/2%' then dlc_maxin <> 2 or dlc_maxout <> 2 "
+                 "else dlc_maxin < 8 or dlc_maxout < 8 end"},
+    '000-R34': {
+        'needs': ['maxlenru'], 'value': 'maxlenru', 'limit': 'null', 'fired': "maxlenru_text <> '*calc'"},
+    '000-R35': {
+        'needs': ['inpacing', 'outpacing'], 'value': 'inpacing', 'limit': '7',
+        'fired': 'inpacing <> 7 or outpacing <> 7'},
+    '000-R39': {
+        'needs': ['lind_maxframe', 'ctld_maxframe'], 'value': 'lind_maxframe', 'limit': 'ctld_maxframe',
+        'fired': 'lind_maxframe_text <> ctld_maxframe_text'},
+    '000-R40': {
+        'needs': ['lanmaxout', 'lanackfrq'], 'value': 'lanmaxout', 'limit': 'lanackfrq',
+        'fired': "not ((lanmaxout_text in ('*calc', '2') and lanackfrq_text in ('*calc', '1')) "
+                 "or (lanmaxout_text = '4' and lanackfrq_text = '2'))"},
+    '000-R53': {
+        'needs': ['rusizes'], 'reads': ['mode_name'], 'value': ru_first, 'limit': '65536',
+        'fired': rusizes_valid ~ ' and ' ~ bulk ~ " and substr(rusizes_text, 3, 4) <> '8d8d'"},
+    '000-rusizes-symmetric': {
+        'needs': ['rusizes'], 'value': ru_first, 'limit': ru_second,
+        'fired': 'not ' ~ rusizes_valid ~ ' or substr(rusizes_text, 3, 2) <> substr(rusizes_text, 5, 2)'},
+    '003-VT-TP-05': {
+        'needs': ['rusizes'], 'reads': ['mode_name'], 'value': 'least(' ~ ru_first ~ ', ' ~ ru_second ~ ')', 'limit': '4096',
+        'fired': rusizes_valid ~ ' and ' ~ bulk ~ ' and least(' ~ ru_first ~ ', ' ~ ru_second ~ ') <= 4096'},
     '003-iobuf-nlp-hpr': {
         'needs': ['iobuf', 'ru_size', 'hpr'], 'reads': ['mpc_plus', 'nlp_size'], 'value': 'iobuf', 'limit': '(coalesce(nullif(nlp_size, 0), 8000) - 200) / 2',
         'fired': 'hpr_text in ' ~ yes ~ ' and coalesce(mpc_plus_text, \'\') not in ' ~ yes ~ ' and ru_size >= 16384 '

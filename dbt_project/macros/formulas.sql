@@ -16,6 +16,33 @@
     {%- set vtam = ['l_o', 'n_o', 'l_i', 'n_i', 'm'] %}
     {%- set routed = ['l_r', 'n_ro', 'n_ri'] %}
     {%- set tn3270 = ['transactions_per_s', 'overhead_ki', 'tv_ratio'] %}
+    {#- seed 000's APPC sizing and seed 003's IOBUF packing: (formula, rule, unit, words, inputs, expression) -#}
+    {%- set appc_sizing = [] %}
+    {%- for name, rule_id, unit, words, inputs, expression in [
+        ('effective_throughput_mbit_s', '000-F4', 'Mbit/s', 'effective throughput = transactions/s x bytes per '
+         'transaction x 8 / 10**6 (Appendix B)', 'transactions_per_s bytes_per_transaction',
+         'transactions_per_s * bytes_per_transaction * 8 / 1000000.0'),
+        ('receiver_buffer_bytes', '000-F5', 'bytes', 'a data receiver holds a whole pacing window: RU size x receive '
+         'pacing window (L326)', 'ru_size receive_window', 'ru_size * receive_window'),
+        ('ru_in_one_frame', '000-F6', 'bytes', 'the RU that fits in one DLC frame = frame size - link header and '
+         'trailer (L306, L450)', 'frame_bytes header_bytes', 'frame_bytes - header_bytes'),
+        ('frame_for_ru', '000-F7', 'bytes', 'the DLC frame one RU needs unsegmented = RU + SNA header (9 bytes APPN, '
+         '29 subarea; L310-L312, L496)', 'ru_size header_bytes', 'ru_size + header_bytes'),
+        ('ncp_maxbfru', '000-F9', 'buffers', 'MAXBFRU = largest PIU / UNITSZ rounded up, + 1 if sessions fail '
+         '(L789-L794)', 'piu_bytes unitsz extra_buffers', 'ceil(piu_bytes / unitsz) + extra_buffers'),
+        ('ncp_buffer_chain_bytes', '000-F10', 'bytes', 'the middle of MAXDATA > UNITSZ x MAXBFRU > PIU size: the NCP '
+         'buffers one RU takes (L798)', 'unitsz maxbfru', 'unitsz * maxbfru'),
+        ('aix_buffer_kb', '000-F16', 'KB', 'SNA Services/6000 buffer memory = count x size (clusters of 4 KB, mbufs of '
+         '256 bytes; thewall in KB; L679-L693)', 'buffers buffer_bytes', 'buffers * buffer_bytes / 1024.0'),
+        ('ncp_ack_window', '000-F14', 'frames', 'the window NCP acknowledges by: W of T2TIMER = (T1, T2, W) on a subarea '
+         'link; on a peripheral link 2 when T2TIMER is coded, else 1 (L877-L882)', 'subarea w t2timer_coded',
+         'subarea * w + (1 - subarea) * (1 + t2timer_coded)'),
+        ('iobuf_nlp_room_bytes', '003-F4.5', 'bytes', 'room left for the HPR header when two IOBUFs share one NLP = '
+         'NLP size - 2 x IOBUF (L632-L637)', 'nlp_bytes iobuf_bytes', 'nlp_bytes - 2 * iobuf_bytes'),
+    ] %}
+    {%- do appc_sizing.append({'formula': name, 'rule_ids': [rule_id], 'unit': unit, 'words': words,
+                               'inputs': inputs.split(' '), 'expression': expression}) %}
+    {%- endfor %}
     {{ return([
         {'formula': 'vtam_3172_outbound_bnn', 'rule_ids': ['003-F4.1'], 'unit': '%',
          'words': 'U_o = L_o x (1706 + 1585 + 26 x N_o) / M x 100 % (BNN outbound)',
@@ -159,7 +186,7 @@
         {'formula': 'ru_bytes', 'rule_ids': ['000-F8'], 'unit': 'bytes',
          'words': "RUSIZES byte X'me' = m x 2**e bytes",
          'inputs': ['mantissa', 'exponent'], 'expression': 'mantissa * power(2, exponent)'},
-    ]) }}
+    ] + appc_sizing) }}
 {% endmacro %}
 
 {#- A formula input as rpt_formula_results shows it: a whole number without a fraction (400, not 400.0 nor

@@ -261,6 +261,138 @@ def _tibuf(v: Values):
     return []
 
 
+# -- a mode's rules (seed 000 L294, L320-L322, L378-L389, L504-L510, L713-L775, L902-L910; seed 003 L511-L514) --
+# A mode is a node of its own when the listing defines several (an AS/400 MODD, a CM/2 DEFINE_MODE:
+# ``<host>/<mode>``). The document's bulk modes are the architected #BATCH ones; #INTER and #INTERSC are its
+# interactive modes, whose small RUs are right, so the RU rules skip them.
+ARCHITECTED_MODES = ("blank", "#batch", "#batchsc", "#inter", "#intersc")
+INTERACTIVE_MODES = ("#inter", "#intersc")
+
+
+def _bulk(v: Values) -> bool:
+    return _t(v, "mode_name") not in INTERACTIVE_MODES
+
+
+def _when(fired: bool, severity: str, parameters: str, found: str, expected: str):
+    return [(severity, parameters, found, expected)] if fired else []
+
+
+def _cos_priority(v: Values):
+    mode, cos = _t(v, "mode_name"), _t(v, "cos_name")
+    return _when(mode.startswith("#batch") and cos in INTERACTIVE_MODES, "warn", "mode, class of service",
+                 f"{mode.upper()} on COS {cos.upper()}",
+                 "a bulk-transfer mode on a class of service of MEDIUM or LOW transmission priority (#BATCH)")
+
+
+def _custom_mode(v: Values):
+    mode = _t(v, "mode_name")
+    return _when(mode not in ARCHITECTED_MODES, "info", "mode", mode.upper(),
+                 "an architected mode (BLANK, #BATCH, #BATCHSC, #INTER, #INTERSC), or this mode defined alike on "
+                 "every node")
+
+
+def _below(v: Values, key: str, limit: float, bulk_only: bool) -> float | None:
+    """The parameter's number when it is below ``limit`` (on a bulk mode only, if ``bulk_only``), else None."""
+    x = _n(v, key)
+    return x if x is not None and x < limit and (_bulk(v) or not bulk_only) else None
+
+
+def _bulk_ru(v: Values):
+    ru = _below(v, "ru_size", 2048, bulk_only=True)
+    return _when(ru is not None, "warn", "RU size", f"{_fmt(ru or 0)} bytes",
+                 "at least 4 KB for bulk transfer (under 2 KB is an interactive default)")
+
+
+def _cm2_ru(v: Values):
+    ru = _below(v, "max_ru_size_upper_bound", 16384, bulk_only=True)
+    return _when(ru is not None, "warn", "MAX_RU_SIZE_UPPER_BOUND", f"{_fmt(ru or 0)} bytes",
+                 "16,384 on CM/2 for a bulk-transfer mode")
+
+
+def _cm2_receive_pacing(v: Values):
+    window = _below(v, "pacing_window", 63, bulk_only=False)
+    return _when(window is not None, "warn", "RECEIVE_PACING_WINDOW", _fmt(window or 0), "63 on CM/2 (always choose 63)")
+
+
+def _as400_ru(v: Values):
+    return _when(_t(v, "maxlenru") != "*calc", "warn", "MAXLENRU", v["maxlenru"].text,
+                 "*CALC: the AS/400 computes the optimal RU size")
+
+
+def _as400_pacing(v: Values):
+    paced = (_n(v, "inpacing"), _n(v, "outpacing"))
+    return _when(any(x is not None and x != 7 for x in paced), "warn", "INPACING, OUTPACING",
+                 f"{v['inpacing'].text} / {v['outpacing'].text}", "7 and 7")
+
+
+def _maxframe_both(v: Values):
+    lind, ctld = _t(v, "lind_maxframe").replace(" ", ""), _t(v, "ctld_maxframe").replace(" ", "")
+    return _when(lind != ctld, "alert", "MAXFRAME of the line and of the controller",
+                 f"LIND {lind.upper()}, CTLD {ctld.upper()}",
+                 "MAXFRAME changed in both the line and the controller description, or it has no effect")
+
+
+def _lan_window(v: Values):
+    out, ack = _t(v, "lanmaxout"), _t(v, "lanackfrq")
+    return _when((out, ack) not in (("*calc", "*calc"), ("*calc", "1"), ("2", "*calc"), ("2", "1"), ("4", "2")),
+                 "info", "LANMAXOUT, LANACKFRQ", f"{out.upper()} / {ack.upper()}",
+                 "*CALC (2 / 1); 4 / 2 on a link dedicated to bulk transfer, back to *CALC without a gain")
+
+
+def _bulk_rusizes(v: Values) -> tuple[int, int] | None:
+    """The two RU sizes of a bulk mode's RUSIZES; None for an interactive mode or a value that is no RUSIZES
+    (000-rusizes-symmetric reports that)."""
+    try:
+        return decode_rusizes(v["rusizes"].text) if _bulk(v) else None
+    except ValueError:
+        return None
+
+
+def _rusizes_bulk(v: Values):
+    sizes = _bulk_rusizes(v)
+    return _when(sizes is not None and sizes != (65536, 65536), "warn", "RUSIZES", v["rusizes"].text,
+                 "X'8D8D' (64 KB both ways) for a bulk-transfer mode")
+
+
+def _rusizes_4k(v: Values):
+    smallest = min(_bulk_rusizes(v) or (math.inf,))
+    return _when(smallest <= 4096, "info", "RUSIZES", f"{v['rusizes'].text} = {_fmt(smallest)} bytes",
+                 "RUs above 4K for bulk transfer: CPU per byte with 4K RUs was more than twice that with 16K")
+
+
+def _ru_multiple(v: Values, network: str):
+    """L310-L312: an RU larger than the frame, a multiple of frame - header (R05 subarea, R06 APPN)."""
+    ru, frame = _n(v, "ru_size"), _n(v, "dlc_frame_size")
+    if ru is None or frame is None:
+        return []
+    header, kind = _header(v)
+    room = frame - header
+    return _when(kind == network and ru > frame and room > 0 and ru % room != 0, "info", "RU size, DLC frame size",
+                 f"RU {_fmt(ru)} in {_fmt(frame)}-byte frames", f"a multiple of frame - {header} = {_fmt(room)} bytes")
+
+
+def _ru_unsegmented(v: Values):
+    ru, frame = _n(v, "ru_size"), _n(v, "dlc_frame_size")
+    if ru is None or frame is None:
+        return []
+    header = _header(v)[0]
+    return _when(ru >= 16384 and frame < ru + header, "info", "RU size, DLC frame size",
+                 f"RU {_fmt(ru)} in {_fmt(frame)}-byte frames",
+                 f"a frame of at least RU + {header} = {_fmt(ru + header)} bytes, or the RU is segmented")
+
+
+def _nsdos_dlc_window(v: Values):
+    """L614: NS/DOS's MAXIN and MAXOUT are 2 against CM/2, otherwise raised to 8."""
+    maxin, maxout, partner = _n(v, "dlc_maxin"), _n(v, "dlc_maxout"), _t(v, "partner")
+    if maxin is None or maxout is None:
+        return []
+    if "cm/2" in partner or "os/2" in partner:
+        return _when(maxin != 2 or maxout != 2, "warn", "DLC MAXIN, MAXOUT", f"{_fmt(maxin)} / {_fmt(maxout)}",
+                     "2 and 2 with a CM/2 partner")
+    return _when(maxin < 8 or maxout < 8, "warn", "DLC MAXIN, MAXOUT", f"{_fmt(maxin)} / {_fmt(maxout)}",
+                 "8 and 8 (the maximum) unless the partner is CM/2")
+
+
 # The checks that are more than one comparison, by the rule_id of their row in the rules catalogue, with the
 # canonical keys that must all be set for the rule to apply.
 CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str, str, str]]]]] = {
@@ -268,6 +400,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "000-ru-fits-frame": (("ru_size", "dlc_frame_size"), _ru_vs_frame),
     "000-iobuf-equals-unitsz": (("iobuf", "unitsz"), _iobuf_unitsz),
     "000-rcvbufc-two-frames": (("rcvbufc", "maxtsl"), _rcvbufc),
+    "000-F11": (("rcvbufc", "maxtsl"), _rcvbufc),  # the same inequality, as the document's formula (L844-L848)
     "000-maxdata-ge-maxtsl": (("maxdata", "maxtsl"), _maxdata_maxtsl),
     "000-size-chain": (("maxdata", "unitsz", "maxbfru"), _size_chain),
     "000-maxbfru-from-piu": (("unitsz", "maxbfru", "piu_size"), _maxbfru),
@@ -276,6 +409,21 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "002-receive-window-ncp": (("receive_window_count", "partner"), _receive_window_ncp),
     "002-adapter-queues-150": ((), _adapter_queues),
     "002-sdlc-timer": (("repoll_timeout", "link_speed", "dlc_frame_size"), _sdlc_timer),
+    "000-R02": (("mode_name", "cos_name"), _cos_priority),
+    "000-R05": (("ru_size", "dlc_frame_size", "network_type"), lambda v: _ru_multiple(v, "subarea")),
+    "000-R06": (("ru_size", "dlc_frame_size"), lambda v: _ru_multiple(v, "APPN")),
+    "000-R07": (("ru_size",), _bulk_ru),
+    "000-R15": (("mode_name",), _custom_mode),
+    "000-R20": (("max_ru_size_upper_bound",), _cm2_ru),
+    "000-R21": (("ru_size", "dlc_frame_size"), _ru_unsegmented),
+    "000-R22": (("pacing_window", "max_ru_size_upper_bound"), _cm2_receive_pacing),
+    "000-R25": (("dlc_maxin", "dlc_maxout"), _nsdos_dlc_window),
+    "000-R34": (("maxlenru",), _as400_ru),
+    "000-R35": (("inpacing", "outpacing"), _as400_pacing),
+    "000-R39": (("lind_maxframe", "ctld_maxframe"), _maxframe_both),
+    "000-R40": (("lanmaxout", "lanackfrq"), _lan_window),
+    "000-R53": (("rusizes",), _rusizes_bulk),
+    "003-VT-TP-05": (("rusizes",), _rusizes_4k),
     "003-iobuf-nlp-hpr": (("iobuf", "ru_size", "hpr"), _iobuf_nlp),
     "003-csm-dataspace": (("csm_storage",), _csm_storage),
     "003-tibuf-without-mpc": (("tibuf",), _tibuf),

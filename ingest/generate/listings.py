@@ -27,6 +27,7 @@ import datetime as dt
 import json
 import sys
 from pathlib import Path
+from typing import Callable
 
 from ingest.cli_options import add_seed, output_dir, subcommand
 from ingest.generate._landing import landed
@@ -138,20 +139,28 @@ def demo(home: Home, seed: int) -> list[Path]:
 
 
 def add_parser(subparsers) -> None:
-    p = subcommand(subparsers, "listings", cmd_generate_listings, HELP, DESCRIPTION)
+    add_listing_command(subparsers, "listings", generate, HELP, DESCRIPTION)
+
+
+def add_listing_command(subparsers, command: str, write: Callable[[Path], list[Path]], help: str,
+                        description: str, family: str = "listings") -> None:
+    """``perfdb generate <command> [--out DIR]``: the files ``write`` writes (this module's listings, appc_listings',
+    vtam_sessions' captures), by default into the home's ``landing/<family>``."""
+    p = subcommand(subparsers, command, lambda args: write_files(args, command, write, family), help, description)
     add_seed(p)
-    p.add_argument("--out", help="output directory (default: <home>/landing/listings)")
+    p.add_argument("--out", help=f"output directory (default: <home>/landing/{family})")
 
 
-def cmd_generate_listings(args) -> int:
-    out = output_dir(args, "listings")
+def write_files(args, command: str, write: Callable[[Path], list[Path]], family: str) -> int:
+    """The files ``write`` writes into ``--out`` (or the home's landing)."""
+    out = output_dir(args, family)
     try:
-        files = generate(out)
+        files = write(out)
     except OSError as e:
-        print(f"perfdb generate listings: {e}", file=sys.stderr)
+        print(f"perfdb generate {command}: {e}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps({"out": str(out), "files": [str(f) for f in files]}, indent=2))
     else:
-        print(f"{len(files)} listings in {out}")
+        print(f"{len(files)} {family} files in {out}")
     return 0

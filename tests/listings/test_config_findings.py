@@ -4,50 +4,23 @@ seed 000's tuned Appendix A listing, on its baseline exactly those the document 
 from __future__ import annotations
 
 import csv
-from collections import Counter
+from functools import partial
 
 import pytest
 
-from ingest import dbt_runner, pipeline
 from ingest.capacity import config_checks
 from ingest.generate import listings
-from ingest.home import Home
-from ingest.warehouse import serving
-from read_only_db import dict_rows, read_only
+from listings.findings import assert_mart_finds_what_config_checks_finds, by_listing, listings_warehouse
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    home = Home(tmp_path_factory.mktemp("listings_dbt")).create()
-    results = pipeline.ingest_paths(home, listings.demo(home, seed=1))
-    assert [r.status for r in results] == ["loaded"] * 8
-    assert dbt_runner.build(home, select="+rpt_config_findings", quiet=True) == 0, "dbt build failed (see stderr)"
-    serving.publish(home)
-    yield from read_only(home.db_path)
-
-
-def by_listing(db, sql: str) -> dict[str, list[dict]]:
-    found: dict[str, list[dict]] = {}
-    for row in dict_rows(db, sql):
-        found.setdefault(row["listing"].rsplit("/", 1)[-1], []).append(row)
-    return found
+    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 8)
 
 
 def test_mart_and_config_checks_find_the_same_on_every_listing(db):
-    settings = by_listing(db, "select f.path as listing, p.* from staging.stg_listings__parameters p "
-                              "join raw.ingest_files f on f.file_id = p.source_file_id order by p.line_number")
-    evaluations = by_listing(db, "select * from marts.rpt_config_findings")
-    assert len(settings) == 8
-    for name, rows in settings.items():
-        findings, applied = config_checks.evaluate(
-            [config_checks.setting(r["node"], r["parameter"], r["value_text"], r["unit"], r["line_number"]) for r in rows])
-        fired = Counter((r["rule_id"], r["node"]) for r in evaluations.get(name, []) if r["fired"])
-        assert fired == Counter((f.rule_id, f.node) for f in findings), name
-        # every rule the mart evaluated, config_checks applied; config_checks' adapter-queue rule applies to every
-        # node (it needs no parameter) and its RUSIZES decoding is not in SQL
-        evaluated = {r["rule_id"] for r in evaluations.get(name, [])}
-        assert evaluated <= set(applied), name
-        assert set(applied) - evaluated <= {"002-adapter-queues-150", "000-rusizes-symmetric"}, name
+    # config_checks' adapter-queue rule applies to every node (it needs no parameter)
+    assert_mart_finds_what_config_checks_finds(db, 8, {"002-adapter-queues-150"})
 
 
 def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_the_document_tunes(db):
@@ -56,7 +29,8 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
     base = sorted((r["rule_id"], r["node"], r["parameters"], r["value"]) for r in evaluations["appA_base.csv"] if r["fired"])
     # Figure 6 against the rules: pacing windows of 3 RUs (L1090-L1092, L1129-L1130, L1133), SLODOWN 50 (L1103),
     # UNITSZ 384 (L1106), the RS/6000's adapter queues of 30 (L1119-L1120; R29 is the transmit queue) and its
-    # thewall of 2048 KB (L1126)
+    # thewall of 2048 KB (L1126), VTAM's RUSIZES X'F7F7' (L1087: 1,920 bytes, not the X'8D8D' of L910; seed 003's
+    # VT-TP-05 flags a bulk RU of 4K or less) and NS/DOS's DLC MAXIN and MAXOUT of 2 (L1135-L1136, L614: 8)
     assert base == sorted([
         ("000-pacing-window-8", "VTAM", "PSNDPAC", 3), ("000-pacing-window-8", "VTAM", "SSNDPAC", 3),
         ("000-pacing-window-8", "VTAM", "SRCVPAC", 3), ("000-pacing-window-8", "RS/6000", "Mode Send Pacing", 3),
@@ -65,19 +39,22 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
         ("002-adapter-queues-150", "RS/6000", "Lan adapter Transmit Q size", 30),
         ("002-adapter-queues-150", "RS/6000", "Lan adapter Receive Q size", 30),
         ("000-R29", "RS/6000", "Lan adapter Transmit Q size", 30), ("000-R32", "RS/6000", "thewall", 2048),
+        ("000-R53", "VTAM", "rusizes", 1920), ("003-VT-TP-05", "VTAM", "rusizes", 1920),
+        ("000-R25", "DOS", "dlc_maxin, dlc_maxout", 2),
     ])
     # the cross-node rule is evaluated once on the listing: VTAM's IOBUF buffer 384 = NCP's UNITSZ 384
     (iobuf,) = [r for r in evaluations["appA_base.csv"] if r["rule_id"] == "000-iobuf-equals-unitsz"]
     assert (iobuf["node"], iobuf["value"], iobuf["limit_value"], iobuf["fired"]) == ("NCP+VTAM", 384, 384, False)
 
 
-def test_the_demo_listings_evaluate_25_configuration_rules(db):
-    # the 27 rows config_checks evaluates less 000-R33 (QPFRADJ: no AS/400 among the demo's systems) and
-    # 000-rusizes-symmetric (not in SQL)
+def test_the_demo_listings_evaluate_33_configuration_rules(db):
+    # the 43 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules: those are evaluated on
+    # ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 27 and rows - evaluated == {"000-R33", "000-rusizes-symmetric"}
+    assert len(rows) == 43 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+                                                    "000-R34", "000-R35", "000-R39", "000-R40"}
 
 
 def test_demo_systems_break_some_rules_and_follow_others(db):
@@ -88,7 +65,8 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
                                                          "000-delay-0", "003-VT-TP-04"}
     assert {k for k, fired in sysa.items() if not fired} == {
         "000-iobuf-equals-unitsz", "000-maxbfru-from-piu", "000-maxdata-ge-maxtsl", "000-rcvbufc-two-frames",
-        "000-maxtsl-tic1", "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc"}
+        "000-maxtsl-tic1", "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc", "000-R07",
+        "000-F11"}
     csaix = evaluations["aix01__csaix-listing__20260105T060000.csv"]
     (sdlc,) = [r for r in csaix if r["node"] == "aix01-sdlc"]
     assert (sdlc["rule_id"], sdlc["value"], sdlc["fired"]) == ("002-sdlc-timer", 0.5, False)

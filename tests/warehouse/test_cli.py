@@ -79,6 +79,8 @@ print(rc, sorted(m for m in ("duckdb", "ingest.formats.registry") if m in sys.mo
         ("smf", ["--days", "1", "--form", "vbs"]),
         ("commands", ["--days", "1"]),
         ("benchmark", []),
+        ("appc-listings", []),
+        ("vtam-sessions", []),
     ],
 )
 def test_generate_imports_neither_duckdb_nor_the_parser_registry(tmp_path, family, options):

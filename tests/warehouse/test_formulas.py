@@ -39,6 +39,8 @@ PYTHON_TWINS = {
     "tps_per_cpu": lambda i: sizing.transactions_per_s_per_cpu(i["utilization"], i["cpu_ms_per_transaction"]),
     "max_tn_daemons": lambda i: sizing.max_daemons(i["remaining_kb"], i["daemon_kb"]),
     "ru_bytes": lambda i: sizing.ru_bytes(int(i["mantissa"]) << 4 | int(i["exponent"])),
+    "ncp_maxbfru": lambda i: sizing.ncp_maxbfru(i["piu_bytes"], i["unitsz"]) + i["extra_buffers"],
+    "frame_for_ru": lambda i: sizing.frame_for_ru(i["ru_size"], i["header_bytes"]),
 }
 
 
@@ -174,7 +176,7 @@ def test_each_formula_row_of_the_catalogue_it_names_is_evaluated_by_its_cases(co
     for r in results.values():
         for rule_id in r["rule_ids"].split(";"):
             cases_per_rule[rule_id] += 1
-    assert set(cases_per_rule) == implemented and len(implemented) == 38
+    assert set(cases_per_rule) == implemented and len(implemented) == 47
     status = {r["rule_id"]: r for r in dict_rows(con, f"select * from marts.rpt_rule_status where evaluated_by = '{MODEL}'")}
     assert {rule_id: (r["kind"], r["status"], r["evaluations"]) for rule_id, r in status.items()} == \
         {rule_id: ("formula", "evaluated", n) for rule_id, n in cases_per_rule.items()}

@@ -69,6 +69,9 @@ ALIASES = {
     "mpc_plus": ["mpc+", "mpc_plus", "mpcplus"],
     "hpr": ["hpr"],
     "nlp_size": ["nlp size", "nlp_size"],
+    # a mode and its class of service: CM/2's MODE_NAME and COS_NAME, the AS/400's MODD and COS, VTAM's LOGMODE and COS
+    "mode_name": ["mode_name", "mode name", "modd", "logmode"],
+    "cos_name": ["cos_name", "cos", "class of service"],
 }
 KEY_OF = {spelling: key for key, spellings in ALIASES.items() for spelling in spellings}
 NOT_SET = {"", "default", "-", "--", "n/a", "system_defined"}

@@ -2,7 +2,9 @@
 -- work (transaction type; APING's default exchange is a round trip), the same end (role) when both
 -- say, the nearest bytes per transaction, then the same product. Ratios above 1 mean the user's run did better on
 -- throughput and worse on CPU cost. Seed 000 (L176): a throughput "orders of magnitude less" than the
--- lab's on similar equipment means a bottleneck remains somewhere.
+-- lab's on similar equipment means a bottleneck remains somewhere: rule 000-R62 of the rules catalogue, one
+-- evaluation per run (its study the system), fired when the throughput ratio (or, without throughputs, the
+-- rate's) crosses the rule's limit (0.1: an order of magnitude).
 {#- each measure compared, with its own value, the reference's and the ratio of the two -#}
 {%- set compared = {
     'throughput_bytes_per_s': 'throughput_ratio',
@@ -71,8 +73,18 @@ select
             or u.etr_per_s / nullif(r.etr_per_s, 0) < 0.5
             then 'below half the published result'
         else 'comparable with the published result'
-    end as verdict
+    end as verdict,
+    bottleneck.rule_id,
+    u.study as system_name,
+    coalesce({{ crosses('coalesce(u.throughput_bytes_per_s / nullif(r.throughput_bytes_per_s, 0), '
+                        'u.etr_per_s / nullif(r.etr_per_s, 0))', 'bottleneck.operator', 'bottleneck.limit_value') }},
+             false) as fired
 from candidates
 inner join runs as u on u.run_key = candidates.run_key
 inner join runs as r on r.run_key = candidates.reference_run_key
+cross join (
+    select rule_id, operator, {{ adapter.quote('limit') }} as limit_value
+    from {{ ref('thresholds') }}
+    where rule_id = '000-R62' and system_name = '*'
+) as bottleneck
 where candidates.rank = 1

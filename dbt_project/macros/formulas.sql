@@ -155,6 +155,7 @@
         {'formula': 'rate_improvement_pct', 'rule_ids': ['001-aF32'], 'unit': '%', 'words': 'improvement = new rate / old rate - 1', 'inputs': ['old_rate', 'new_rate'], 'expression': '(new_rate / old_rate - 1) * 100'},
         {'formula': 'elapsed_improvement_pct', 'rule_ids': ['001-aF32'], 'unit': '%', 'words': 'improvement = old elapsed time / new elapsed time - 1', 'inputs': ['old_s', 'new_s'], 'expression': '(old_s / new_s - 1) * 100'},
         {'formula': 'readlink_cache_bytes', 'rule_ids': ['001-aF11'], 'unit': 'bytes', 'words': 'READLINK cache memory = buffers x buffer length (at most 131,072 bytes)', 'inputs': ['buffers', 'buffer_bytes'], 'expression': 'buffers * buffer_bytes'},
+        {'formula': 'averaged_message_cpu_ms', 'rule_ids': ['001-aF9', '001-aF10'], 'unit': 'ms', 'words': 'averaged CPU cost per message = (C0 + C64 + C128 + C256 + C512) / 5, C(X) = a X + b of Table 1', 'inputs': ['slope_ms_per_byte', 'intercept_ms'], 'expression': '(5 * intercept_ms + slope_ms_per_byte * (0 + 64 + 128 + 256 + 512)) / 5'},
         {'formula': 'tournament_records', 'rule_ids': ['001-aF25'], 'unit': 'records',
          'words': 'a tournament tree of height h holds 2**h + 1 records',
          'inputs': ['height'], 'expression': 'power(2, height) + 1'},

@@ -98,7 +98,8 @@ def test_a_busy_pathmon_is_its_cpu_busy_time_over_the_measured_time(db):
         "100.0 * sum(p.cpu_busy_us) / sum(p.delta_time_us) "
         "from marts.rpt_app_diagnostics as d inner join staging.stg_measure__process as p "
         "on p.system_name = d.system_name and p.cpu_num = d.cpu_num and p.pin = d.pin "
-        "and p.program_file_name = d.program_file_name and cast(p.from_timestamp as date) = d.report_date "
+        "and p.program_file_name = d.program_file_name and cast(p.interval_start as date) = d.report_date "
+        "and p.delta_time_us > 0 and coalesce(p.error_code, 0) <= 0 "
         "where d.rule_id = '001-b6.4-13' group by all").fetchall()
     assert len(rows) == 120
     for system, day, value, fired, recomputed in rows:

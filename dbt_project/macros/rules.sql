@@ -3,7 +3,7 @@
     worked examples, formula_definitions()) only the rows of the rule's own formulas. -#}
 {% macro formula_models() %}
     {{ return(['fct_cpu_shift', 'fct_cpu_monthly', 'fct_process_shift', 'rpt_process_activity', 'fct_benchmark_run',
-               'rpt_formula_results']) }}
+               'rpt_capacity_whatif', 'rpt_formula_results']) }}
 {% endmacro %}
 
 {#- The models that evaluate a rule of the catalogue on every program, process or file it applies to, one row
@@ -11,6 +11,13 @@
     whose limit such a model compares): rpt_rule_status counts their rows as the rule's evaluations and
     findings. -#}
 {% macro diagnostic_models() %}
+    {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary']) }}
+{% endmacro %}
+
+{#- The diagnostic models that compare a rule's metric with its limit from the rules catalogue (the model
+    thresholds); the others decide their finding themselves (rpt_capacity_baseline_summary: the baseline
+    model off by more than 5 %) and their rules name no metric. -#}
+{% macro limit_diagnostic_models() %}
     {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression']) }}
 {% endmacro %}
 
@@ -25,12 +32,21 @@
         ('app_process', 'file_open_call_count', 'process_days'),
         ('app_process', 'min_interval_io_per_s', 'process_days'),
         ('app_file', 'writes_per_block_split', 'files'),
+        ('app_process', 'pathmon_busy_pct', 'pathmons'),
     ]) }}
 {% endmacro %}
 
+{#- The models that compare a threshold rule whose bound is a row of a reference seed, not the rule's limit
+    in the catalogue: fct_capacity_forecast grades each resource against reference_capacity_thresholds
+    (its rule_id column names the rule a row states); rpt_rule_status compares each resource's current
+    peak with that bound. -#}
+{% macro band_rule_models() %}
+    {{ return(['fct_capacity_forecast']) }}
+{% endmacro %}
+
 {#- What may evaluate a rule of the catalogue: the threshold marts, ingest.capacity.config_checks, and
-    the models of formula_models() and diagnostic_models(). -#}
+    the models of formula_models(), diagnostic_models() and band_rule_models(). -#}
 {% macro rule_evaluators() %}
     {{ return(['rpt_threshold_exceptions', 'rpt_busy_process', 'rpt_process_activity', 'config_checks']
-              + formula_models() + diagnostic_models()) }}
+              + formula_models() + diagnostic_models() + band_rule_models()) }}
 {% endmacro %}

@@ -74,6 +74,10 @@ SERIAL_SCAN_CPU_PER_TRANS, SERIAL_SCAN_IO_PER_TRANS = 0.08, 2.0
 # for one insert in 29, FOLDER's 115 writes to 4 block splits (Fig. 6 and 7, L2392)
 SPLITS_PER_INSERT = 1.0 / 29.0
 SPLIT_PRONE_FILES = {"ORDERS": 1.0 / 4.0}
+# a PATHMON kept busy by a background process that asks it for SERVER STATUS without pause (L2448: "On
+# one customer's system, PATHMON was using 50% of a processor"): its weight among its processor's online
+# processes, against 0.15 for a PATHMON that "rarely becomes active" (on the systems whose spec asks for it)
+BUSY_PATHMON_WEIGHT = 4.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class SystemSpec:
     growth_per_month: float = 0.05
     saturated_cpus: int | None = None  # default: one per 8 CPUs
     file_openers: int = 6  # server processes whose FILE and DISCOPEN entities are measured
+    busy_pathmon: bool = False  # PATHMON polled for SERVER STATUS all day (BUSY_PATHMON_WEIGHT)
 
     def __post_init__(self):
         name = self.name if self.name.startswith("\\") else "\\" + self.name
@@ -291,8 +296,9 @@ def _processes(s: SystemSpec, rng, saturated, cpu_target, intr_frac, disc_names,
     # PATHWAY hands work to the first server of a class first; later ones only run when it is busy
     instance = np.array([i // len(SERVER_PROGRAMS) if k == "server" else 0 for i, k in enumerate(kind)])
     weight *= 0.55 ** instance
-    weight *= np.array([{"server": 1.0, "tcp": 0.7, "pathmon": 0.15, "utility": 0.12, "dp2": 0.9, "lh": 0.5}.get(k, 0.0)
-                        for k in kind])
+    pathmon_weight = BUSY_PATHMON_WEIGHT if s.busy_pathmon else 0.15
+    weight *= np.array([{"server": 1.0, "tcp": 0.7, "pathmon": pathmon_weight, "utility": 0.12, "dp2": 0.9,
+                         "lh": 0.5}.get(k, 0.0) for k in kind])
     # Scale each CPU's online processes so that, with overhead, the CPU reaches its target at the
     # reference hour; batch processes bring their own absolute demand (a fraction of a CPU at night).
     base = np.zeros(n)
@@ -311,7 +317,9 @@ def _processes(s: SystemSpec, rng, saturated, cpu_target, intr_frac, disc_names,
     cpu_per_trans = np.where(
         [k == "server" for k in kind], rng.uniform(0.02, 0.09, n), rng.uniform(0.002, 0.006, n)
     )
-    io_per_trans = rng.uniform(3.0, 13.0, n)
+    # "each transaction will typically need to perform between 5 and 20 file I/Os" (seed 001 L2264): a server
+    # outside that band is a planted exception (the table-scanning MSGSRV below), not a draw
+    io_per_trans = rng.uniform(5.5, 15.0, n)
     scans = np.array([r["program"].endswith("." + SERIAL_SCAN_PROGRAM) for r in rows])
     cpu_per_trans = np.where(scans, SERIAL_SCAN_CPU_PER_TRANS, cpu_per_trans)
     io_per_trans = np.where(scans, SERIAL_SCAN_IO_PER_TRANS, io_per_trans)

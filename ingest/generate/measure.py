@@ -48,7 +48,8 @@ CSV_NAMES = {table: table.removeprefix("measure_") + ".csv" for table in TABLES}
 DEMO_START = dt.date(2026, 1, 5)
 DEMO_DAYS = 60
 DEMO_SYSTEMS = (
-    SystemSpec("\\PROD1", cpus=8, start=DEMO_START, days=DEMO_DAYS, processes=32, discs=6, lines=2, file_openers=3),
+    SystemSpec("\\PROD1", cpus=8, start=DEMO_START, days=DEMO_DAYS, processes=32, discs=6, lines=2, file_openers=3,
+               busy_pathmon=True),
     SystemSpec("\\DEV1", cpus=4, start=DEMO_START, days=DEMO_DAYS, processes=14, discs=3, lines=1, file_openers=2,
                cpu_type=3),
 )
@@ -196,6 +197,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--growth", type=float, default=SystemSpec.growth_per_month,
                    help="month-on-month load growth, e.g. 0.05 = 5%% (default %(default)s)")
     p.add_argument("--saturated", type=int, default=None, help="CPUs built to saturate (default: one per 8 CPUs)")
+    p.add_argument("--busy-pathmon", action="store_true",
+                   help="a PATHMON polled for SERVER STATUS all day (Glasstone 1986, seed 001 L2448)")
     p.add_argument("--forms", type=forms_of(FORMS), default=["csv"], help="comma-separated: csv,binary,meascom (default csv)")
     p.add_argument("--period", choices=["day", "week"], default="day", help="one set of files per day or per ISO week")
     p.add_argument("--ddl", action="append", default=[], help="extra DDL file for the binary layouts (repeatable)")
@@ -206,6 +209,7 @@ def cmd_generate_measure(args) -> int:
         spec = SystemSpec(
             args.system, args.cpus, args.start, args.days, processes=args.processes, discs=args.discs,
             lines=args.lines, cpu_type=args.cpu_type, seed=args.seed, growth_per_month=args.growth, saturated_cpus=args.saturated,
+            busy_pathmon=args.busy_pathmon,
         )
     except ValueError as e:
         print(f"perfdb generate measure: {e}", file=sys.stderr)

@@ -319,6 +319,9 @@ def test_a_cost_per_transaction_that_changes_through_the_day_fails_the_baseline(
 
     summary = {r["system_name"]: r for r in query(home, "select * from marts.rpt_capacity_baseline_summary", published=False)}
     assert not summary["\\DEV1"]["baseline_validated"]
+    # the rule of the catalogue the verdict evaluates (Evans, seed 001 L1819): fired on \DEV1 only
+    assert {s: (r["rule_id"], r["fired"]) for s, r in summary.items() if s.startswith("\\")} == {
+        "\\DEV1": ("001-b6.4-4", True), "\\PROD1": ("001-b6.4-4", False)}
     assert "CPU 03" in summary["\\DEV1"]["baseline_note"]
     assert summary["\\PROD1"]["baseline_validated"]
     marked = {(r["system_name"], r["baseline_validated"]) for r in query(

@@ -1,7 +1,7 @@
 """Glasstone 1986, Table 1 on the demo warehouse: ``marts.rpt_app_diagnostics`` flags exactly the exceptions
 the demo generator plants in \\PROD1 (``ingest.generate._measure_inventory``: a FUP started every hour, a
 table-scanning MSGSRV, the QP at priority 190, a CSPOOL polling without DELAY, an RPTSRV opening its files
-for every transaction, an ORDERS file loaded without slack) and nothing else, and ``marts.rpt_rule_status``
+for every transaction, an ORDERS file loaded without slack, a PATHMON polled for SERVER STATUS) and nothing else, and ``marts.rpt_rule_status``
 counts its rows as the rules' evaluations; ``marts.rpt_process_file_activity`` joins each file opener's
 FILE records to its process.
 """
@@ -33,6 +33,7 @@ def test_each_rule_fires_on_its_planted_exception_only(db):
     assert fired == [
         ("001-b6.4-10", "\\PROD1", "$SYSTEM.SYS01.FUP", days),  # 24 processes a day
         ("001-b6.4-11", "\\PROD1", "$DATA04.APPDB.ORDERS", days),  # a split for one insert in four
+        ("001-b6.4-13", "\\PROD1", "$SYSTEM.SYSTEM.PATHMON", days),  # 4 to 16 % of its processor
         ("001-b6.4-9", "\\PROD1", "$SYSTEM.SYSTEM.QP", days),  # priority 190
         ("001-tab1-3", "\\PROD1", "$PROGS.SERVER2.MSGSRV", days),  # 0.04 CPU seconds per I/O
         ("001-tab1-7", "\\PROD1", "$SYSTEM.SYSTEM.CSPOOL", days),  # 40 messages a second, every hour
@@ -51,18 +52,19 @@ def test_each_rule_fires_on_its_planted_exception_only(db):
 
 # (evaluations, findings) per rule on the demo, 60 days of \PROD1 and \DEV1: 30 programs a day (the FUP's
 # 24 processes are one program), 69 processes a day (\PROD1's 31 and 24 FUPs, \DEV1's 14), 24 application
-# processes a day (all of them busy), 5 disc files written a day. The I/Os per transaction rules are
-# rpt_process_activity's (an application process's, mirrored here): the batch jobs above 20, the MSGSRV and
-# four servers whose I/Os per transaction the generator draws below 5
+# processes a day (all of them busy), 5 disc files written a day, 2 PATHMONs a day. The I/Os per transaction
+# rules are rpt_process_activity's (an application process's, mirrored here): the batch jobs above 20, the
+# MSGSRV below 5 (the generator draws the other servers within the document's 5 to 20, L2264)
 EVALUATED = {
     "001-b6.4-10": (1800, 60),
     "001-b6.4-11": (300, 60),
+    "001-b6.4-13": (120, 60),
     "001-b6.4-9": (1440, 60),
     "001-tab1-3": (1440, 60),
     "001-tab1-7": (4140, 60),
     "001-tab1-8": (4140, 60),
     "PROC-ACT-HI": (1440, 240),
-    "PROC-ACT-LO": (1440, 300),
+    "PROC-ACT-LO": (1440, 60),
 }
 
 
@@ -86,3 +88,23 @@ def test_file_activity_subtotals_are_the_process_files_sums(db):
         "select (select sum(read_count + write_count) from marts.rpt_process_file_activity), "
         "(select sum(read_count + write_count) from staging.stg_measure__file where device_type = 3)").fetchone()
     assert joined == records > 0
+
+
+def test_a_busy_pathmon_is_its_cpu_busy_time_over_the_measured_time(db):
+    # L2448: "the PATHMON process rarely becomes active": \PROD1's, polled for SERVER STATUS all day, fires;
+    # \DEV1's, which only starts servers, does not
+    rows = db.execute(
+        "select d.system_name, d.report_date, d.metric_value, d.fired, "
+        "100.0 * sum(p.cpu_busy_us) / sum(p.delta_time_us) "
+        "from marts.rpt_app_diagnostics as d inner join staging.stg_measure__process as p "
+        "on p.system_name = d.system_name and p.cpu_num = d.cpu_num and p.pin = d.pin "
+        "and p.program_file_name = d.program_file_name and cast(p.interval_start as date) = d.report_date "
+        "and p.delta_time_us > 0 and coalesce(p.error_code, 0) <= 0 "
+        "where d.rule_id = '001-b6.4-13' group by all").fetchall()
+    assert len(rows) == 120
+    for system, day, value, fired, recomputed in rows:
+        assert value == pytest.approx(recomputed), (system, day)
+        assert fired == (system == "\\PROD1"), (system, day, value)
+    busiest = {system: max(v for s, _, v, _, _ in rows if s == system) for system in ("\\PROD1", "\\DEV1")}
+    lowest = {system: min(v for s, _, v, _, _ in rows if s == system) for system in ("\\PROD1", "\\DEV1")}
+    assert lowest["\\PROD1"] > 3 > busiest["\\DEV1"]

@@ -24,6 +24,7 @@ THRESHOLDS = [
     ("000-R62", "*", "benchmark_run", "*", "throughput_ratio", "<", 0.1, "critical"),
     ("001-b6.4-10", "*", "app_program", "*", "process_count", ">", 12.0, "warning"),
     ("001-b6.4-11", "*", "app_file", "*", "writes_per_block_split", "<", 10.0, "warning"),
+    ("001-b6.4-13", "*", "app_process", "*", "pathmon_busy_pct", ">", 3.0, "warning"),
     ("001-b6.4-9", "*", "app_process", "*", "priority", ">", 185.0, "warning"),
     ("001-tab1-3", "*", "app_process", "*", "cpu_per_io_s", ">", 0.03, "warning"),
     ("001-tab1-7", "*", "app_process", "*", "min_interval_io_per_s", ">", 20.0, "warning"),
@@ -97,7 +98,7 @@ def test_a_threshold_rule_counts_the_values_it_compared_and_those_that_crossed(d
         "count(distinct system_name) filter (where busy_pct_max is not null) from marts.fct_cpu_shift").fetchone()
     assert (status["status"], status["evaluations"], status["findings"], status["systems"]) == (
         "evaluated", compared, crossed, systems)
-    assert (compared, crossed, systems) == (3780, 505, 4)
+    assert (compared, crossed, systems) == (3780, 504, 4)
     assert status["words"] == "(busy-max-d $>$ 70) OR"  # the seed's OCR of Figure 9, line 2173
     # every alarm's findings are its rows of rpt_threshold_exceptions
     mismatched = db.execute(
@@ -106,6 +107,32 @@ def test_a_threshold_rule_counts_the_values_it_compared_and_those_that_crossed(d
         "using (rule_id) where status.evaluated_by = 'rpt_threshold_exceptions' "
         "and coalesce(status.findings, 0) <> coalesce(e.n, 0)").fetchall()
     assert mismatched == []
+
+
+def test_the_available_capacity_rules_compare_each_resources_current_peak_with_its_bound(db):
+    # Evans (seed 001 L1733): available capacity 70 % to 80 %; the ATM article (L3194): above 85 % on a NonStop
+    # TXP, 95 % on a VLX. fct_capacity_forecast grades each resource against its row of
+    # reference_capacity_thresholds; the rule is the one the row names, compared at the resource's current peak
+    rows = db.execute(
+        "select b.rule_id, f.system_name, f.resource_name, f.threshold_pct, f.current_peak_pct "
+        "from marts.fct_capacity_forecast as f inner join seeds.reference_capacity_thresholds as b "
+        "on b.resource_type = f.resource_type and b.cpu_type = f.threshold_cpu_type "
+        "where b.rule_id is not null and f.current_peak_pct is not null").fetchall()
+    expected: dict[str, list[int]] = {}
+    for rule_id, _, _, bound, peak in rows:
+        counts = expected.setdefault(rule_id, [0, 0])
+        counts[0] += 1
+        counts[1] += peak > bound
+    status = {r: [n, f] for r, n, f in db.execute(
+        "select rule_id, evaluations, findings from marts.rpt_rule_status where evaluated_by = 'fct_capacity_forecast'"
+    ).fetchall()}
+    assert status == expected == {"001-b6.4-1": [20, 8], "001-b6.4-2": [14, 1]}
+    # the TXP's bound is 85 and the VLX's 95: \PROD1's saturated CPU 06 crosses, no processor of \DEV1 does
+    bounds = {(system, rule_id): bound for rule_id, system, _, bound, _ in rows}
+    assert (bounds["\\PROD1", "001-b6.4-2"], bounds["\\DEV1", "001-b6.4-2"]) == (85.0, 95.0)
+    crossed = sorted((system, name) for rule_id, system, name, bound, peak in rows
+                     if rule_id == "001-b6.4-2" and peak > bound)
+    assert crossed == [("\\PROD1", "CPU 06")]
 
 
 def test_perfdb_rules_of_one_document(demo_home, capsys):
@@ -150,8 +177,10 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
         counts = by_document.setdefault(r["document"], [0, 0])
         counts[r["status"] == "evaluated"] += 1
     # [not evaluable, evaluated] per document on the demo (formulas of rpt_formula_results, diagnostics of
-    # rpt_app_diagnostics, configuration rules of rpt_config_findings)
-    assert by_document == {"000": [33, 46], "001": [49, 45], "002": [34, 16], "003": [4, 12], "004": [76, 19],
+    # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
+    # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
+    # check of rpt_capacity_baseline_summary
+    assert by_document == {"000": [33, 46], "001": [34, 60], "002": [34, 16], "003": [4, 12], "004": [76, 19],
                            "formats": [0, 7]}
 
 

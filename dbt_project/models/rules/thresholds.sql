@@ -15,5 +15,6 @@ select
     source
 from {{ ref('rules_catalogue') }}
 -- a diagnostic rule a diagnostic model compares with a limit is read the same way
-where (kind in ('threshold', 'selection') or evaluated_by in ('{{ diagnostic_models() | join("', '") }}'))
+where (kind in ('threshold', 'selection') or evaluated_by in ('{{ limit_diagnostic_models() | join("', '") }}'))
     and evaluated_by is not null
+    and evaluated_by not in ('{{ band_rule_models() | join("', '") }}')

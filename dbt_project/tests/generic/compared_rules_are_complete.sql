@@ -15,8 +15,9 @@ from defaults
 union all
 select rule_id, 'threshold or selection rule without what it compares' as problem
 from {{ model }}
-where (kind in ('threshold', 'selection') or evaluated_by in ('{{ diagnostic_models() | join("', '") }}'))
+where (kind in ('threshold', 'selection') or evaluated_by in ('{{ limit_diagnostic_models() | join("', '") }}'))
     and evaluated_by is not null
+    and evaluated_by not in ('{{ band_rule_models() | join("', '") }}')
     and (system_name is null or entity is null or source_command is null or metric is null
         or operator is null or {{ adapter.quote('limit') }} is null)
 union all

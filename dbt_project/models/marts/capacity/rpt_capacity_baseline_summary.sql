@@ -69,6 +69,10 @@ select
     systems.*,
     worst.worst_processor_mean_abs_busy_error_pct,
     worst.worst_processor_mean_abs_busy_error_pct <= 5 as baseline_validated,
+    -- the rule of the rules catalogue this verdict evaluates (Evans, "should match ... to within 5%", L1819),
+    -- fired when the model is off: rpt_rule_status counts a system as one evaluation (diagnostic_models())
+    '001-b6.4-4' as rule_id,
+    worst.worst_processor_mean_abs_busy_error_pct > 5 as fired,
     case
         when worst.worst_processor_mean_abs_busy_error_pct <= 5 then
             'baseline model within 5 % of the measured busy of every processor over the average workday'

@@ -14,6 +14,8 @@
 --                            starts, not for every transaction
 --   block splits             a disc file's logical writes (FILE: records inserted) per block split
 --                            (DISCOPEN): the lower, the more a reload with SLACK is due (L2392)
+--   a busy PATHMON           the PATHMON process's CPU-BUSY-TIME over the day's measured time, % of its
+--                            processor: in a stable PATHWAY it "rarely becomes active" (L2448)
 {{ config(materialized='incremental', unique_key=['system_name', 'report_date']) }}
 with process_records as (
     {{ measured_day_records(ref('stg_measure__process')) }}
@@ -25,9 +27,17 @@ process_days as (
         max(process_name) as process_name,
         sum(file_open_call_count) as file_open_call_count,
         min({{ per_s('messages_sent_count', 'delta_time_us') }}) as min_interval_io_per_s,
+        {{ busy_pct('sum(cpu_busy_us)') }} as cpu_busy_pct,
         cast(null as {{ dbt.type_string() }}) as file_name
     from process_records
     group by system_name, report_date, cpu_num, pin, program_file_name
+),
+
+-- the PATHWAY monitor by its program's name, $SYSTEM.SYSTEM.PATHMON on every NonStop system
+pathmons as (
+    select *, cpu_busy_pct as pathmon_busy_pct
+    from process_days
+    where program_file_name like '%.PATHMON'
 ),
 
 activity as (

@@ -2,7 +2,9 @@
 -- it compared (evaluations), on how many systems, and how many of them were findings; or `not
 -- evaluable` with the reason: the input it needs and which capture or listing provides it.
 --   threshold, selection  every value of the facts its entity compares (the shift facts, the network
---                         marts, the day's process runs, the Process Activity rows) against the rule
+--                         marts, the day's process runs, the Process Activity rows; for a rule of
+--                         band_rule_models(), each resource's current peak of fct_capacity_forecast
+--                         against its bound of available capacity) against the rule
 --                         as it applies to the value's system (effective_thresholds): evaluations =
 --                         values compared, findings = values crossing the limit (for an alarm, the
 --                         rows of rpt_threshold_exceptions)
@@ -74,6 +76,18 @@ process_activity_rules as (
     {{ effective_thresholds('process_activity', ref('rpt_process_activity')) }}
 ),
 
+-- each resource's current peak against the bound of available capacity fct_capacity_forecast projects it to
+-- (band_rule_models()): the rule is the one the bound's row of reference_capacity_thresholds names
+capacity_compared as (
+    select bounds.rule_id, forecast.system_name, forecast.current_peak_pct as metric_value, '>' as operator,
+        forecast.threshold_pct as limit_value
+    from {{ ref('fct_capacity_forecast') }} as forecast
+    inner join {{ ref('reference_capacity_thresholds') }} as bounds
+        on bounds.resource_type = forecast.resource_type
+        and bounds.cpu_type = forecast.threshold_cpu_type
+    where bounds.rule_id is not null
+),
+
 compared as (
     {%- for entity in shift_targets %}
     select rule_id, system_name, metric_value, operator, limit_value from {{ entity }}_compared
@@ -92,6 +106,11 @@ compared as (
     inner join process_activity_rules as rules
         on rules.system_name = activity.system_name
         and rules.metric = 'io_per_trans'
+    -- the OLTP band applies to application processes only, as rpt_process_activity applies it: a requester's
+    -- or a disc process's messages received are not transactions
+    where activity.is_application
+    union all
+    select rule_id, system_name, metric_value, operator, limit_value from capacity_compared
 ),
 
 threshold_status as (

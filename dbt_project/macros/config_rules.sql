@@ -8,6 +8,15 @@
 {% macro config_relations() -%}
 {#- the words config_checks.TRUE_WORDS reads as yes -#}
 {%- set yes = "('yes', 'y', 'true', '1', 'on')" -%}
+{#- seed 000's RU-in-a-frame rule is also seed 002's (Appendix A, L942-L946) -#}
+{%- set ru_fits_frame = {
+        'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
+        'fired': 'dlc_frame_size - header_bytes <= 0 '
+                 'or (ru_size <= dlc_frame_size and ru_size > dlc_frame_size - header_bytes) '
+                 'or (ru_size > dlc_frame_size and ru_size % (dlc_frame_size - header_bytes) <> 0)'} -%}
+{#- a VSE SET value left at its default prints nothing: unset is off -#}
+{%- set debug_on = "coalesce(debug_text, 'off') <> 'off'" -%}
+{%- set record_on = "coalesce(record_text, 'off') = 'on'" -%}
 {{ return({
     '000-iobuf-equals-unitsz': {
         'needs': ['iobuf', 'unitsz'], 'value': 'iobuf', 'limit': 'unitsz',
@@ -27,17 +36,17 @@
     '000-maxbfru-from-piu': {
         'needs': ['unitsz', 'maxbfru', 'piu_size'], 'value': 'maxbfru', 'limit': 'ceil(piu_size / nullif(unitsz, 0))',
         'fired': 'maxbfru not in (ceil(piu_size / nullif(unitsz, 0)), ceil(piu_size / nullif(unitsz, 0)) + 1)'},
-    '000-ru-fits-frame': {
-        'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
-        'fired': 'dlc_frame_size - header_bytes <= 0 '
-                 'or (ru_size <= dlc_frame_size and ru_size > dlc_frame_size - header_bytes) '
-                 'or (ru_size > dlc_frame_size and ru_size % (dlc_frame_size - header_bytes) <> 0)'},
+    '000-ru-fits-frame': ru_fits_frame,
     '002-receive-window-ncp': {
         'needs': ['receive_window_count', 'partner'], 'value': 'receive_window_count', 'limit': '7',
         'fired': "partner_text like '%ncp%' and receive_window_count > 7"},
     '002-sdlc-timer': {
         'needs': ['repoll_timeout', 'link_speed', 'dlc_frame_size'], 'value': 'repoll_timeout',
         'limit': '2 * dlc_frame_size * 8 / link_speed', 'fired': 'repoll_timeout <= 2 * dlc_frame_size * 8 / link_speed'},
+    '002-R17': {
+        'needs': ['ack_timer', 'response_timer'], 'value': 'ack_timer', 'limit': 'response_timer',
+        'fired': 'ack_timer >= response_timer or response_timer < 1 or response_timer > 2'},
+    '002-R26': ru_fits_frame,
     '003-iobuf-nlp-hpr': {
         'needs': ['iobuf', 'ru_size', 'hpr'], 'reads': ['mpc_plus', 'nlp_size'], 'value': 'iobuf', 'limit': '(coalesce(nullif(nlp_size, 0), 8000) - 200) / 2',
         'fired': 'hpr_text in ' ~ yes ~ ' and coalesce(mpc_plus_text, \'\') not in ' ~ yes ~ ' and ru_size >= 16384 '
@@ -47,6 +56,17 @@
     '003-tibuf-without-mpc': {
         'needs': ['tibuf'], 'reads': ['mpc_plus'], 'value': 'tibuf', 'limit': '0',
         'fired': 'tibuf > 0 and coalesce(mpc_plus_text, \'\') not in ' ~ yes},
+    '004-aR9': {
+        'needs': ['max_segment', 'link_mtu'], 'value': 'max_segment', 'limit': 'link_mtu - 40',
+        'fired': 'max_segment > link_mtu - 40'},
+    '004-aR12': {
+        'needs': ['debug'], 'reads': ['diagnose', 'record'], 'value': 'null', 'limit': 'null',
+        'fired': debug_on ~ " or coalesce(diagnose_text, 'off') <> 'off' or " ~ record_on},
+    '004-aR13': {
+        'needs': ['telnetd_buffers'], 'reads': ['telnetd_pool'], 'value': 'telnetd_buffers', 'limit': '0',
+        'fired': 'telnetd_buffers > 0 and coalesce(telnetd_pool_text, \'\') not in ' ~ yes},
+    '004-bR4': {'needs': ['debug'], 'value': 'null', 'limit': 'null', 'fired': debug_on},
+    '004-bR6': {'needs': ['record'], 'value': 'null', 'limit': 'null', 'fired': record_on},
 }) }}
 {%- endmacro %}
 

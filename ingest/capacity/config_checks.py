@@ -1,4 +1,4 @@
-"""A parameter listing checked against the tuning rules of seeds 000, 002 and 003.
+"""A parameter listing checked against the tuning rules of seeds 000, 002, 003 and 004.
 
 The rules are the rows of the rules catalogue (``dbt_project/seeds/rules_catalogue.csv``) whose
 ``evaluated_by`` is ``config_checks``: their ids, sources, severities and, for a rule that is one
@@ -18,7 +18,8 @@ the baseline NCP of seed 000's Figure 6::
     VTAM,IOBUF,"(200,384,,,100,50)",
 
 Each rule names its source: ``000`` = IBM "Getting the most from APPC" (1994), ``002`` = CS/AIX V5 redbook
-SG24-2136 (1998), ``003`` = SHARE "VTAM and HPR Performance Update" (1999), with the seed's line numbers.
+SG24-2136 (1998), ``003`` = SHARE "VTAM and HPR Performance Update" (1999), ``004`` = IBM "TCP/IP for VSE/ESA
+performance" foils (2001: the SET values and DEFINE keywords of an IPINIT member), with the seed's line numbers.
 A rule is checked on each node's own parameters; a rule that relates parameters of different nodes (VTAM
 IOBUF and NCP UNITSZ) is checked once on the parameters that only one node sets.
 
@@ -261,6 +262,55 @@ def _tibuf(v: Values):
     return []
 
 
+def _dlc_timers(v: Values):
+    ack, response = _n(v, "ack_timer"), _n(v, "response_timer")
+    if ack is not None and response is not None and (ack >= response or not 1 <= response <= 2):
+        return [("warn", "acknowledgement timer, response timer", f"ack {ack:g} s, response {response:g} s",
+                 "an acknowledgement timer below the partner's response timer, the response timer at 1 to 2 s")]
+    return []
+
+
+def _off(v: Values, key: str) -> bool:
+    return _t(v, key).replace(" ", "") in ("", "off")
+
+
+def _vse_debug(v: Values):
+    if not _off(v, "debug"):
+        return [("warn", "DEBUG", _t(v, "debug").upper(), "SET DEBUG=OFF: debug output costs CPU time, FULL the most")]
+    return []
+
+
+def _vse_record(v: Values):
+    if _t(v, "record").replace(" ", "") == "on":
+        return [("info", "RECORD", "ON", "SET RECORD=OFF outside a measurement: it costs about 0.5% CPU time")]
+    return []
+
+
+def _vse_diagnostics(v: Values):
+    left_on = [key.upper() for key in ("debug", "diagnose") if not _off(v, key)] + (
+        ["RECORD"] if _vse_record(v) else [])
+    if left_on:
+        return [("info", "DEBUG, DIAGNOSE, RECORD", ", ".join(f"{k}={_t(v, k.lower()).upper()}" for k in left_on),
+                 "DEBUG, DIAGNOSE and RECORD off in production (CPU overhead)")]
+    return []
+
+
+def _vse_max_segment(v: Values):
+    segment, mtu = _n(v, "max_segment"), _n(v, "link_mtu")
+    if segment is not None and mtu is not None and segment > mtu - 40:
+        return [("info", "MAX_SEGMENT, LINK MTU", f"MAX_SEGMENT {_fmt(segment)}, MTU {_fmt(mtu)}",
+                 f"MAX_SEGMENT = MTU - 40 = {_fmt(mtu - 40)} bytes (20 of IP and 20 of TCP header)")]
+    return []
+
+
+def _vse_telnetd_pool(v: Values):
+    buffers = _n(v, "telnetd_buffers")
+    if buffers is not None and buffers > 0 and _t(v, "telnetd_pool") not in TRUE_WORDS:
+        return [("warn", "TELNETD_BUFFERS, TELNETD POOL", f"{_fmt(buffers)} buffers, no POOL=YES daemon",
+                 "TELNETD_BUFFERS = 0 unless TELNET daemons are defined with POOL=YES (the pool is allocated at SET)")]
+    return []
+
+
 # The checks that are more than one comparison, by the rule_id of their row in the rules catalogue, with the
 # canonical keys that must all be set for the rule to apply.
 CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str, str, str]]]]] = {
@@ -276,9 +326,16 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "002-receive-window-ncp": (("receive_window_count", "partner"), _receive_window_ncp),
     "002-adapter-queues-150": ((), _adapter_queues),
     "002-sdlc-timer": (("repoll_timeout", "link_speed", "dlc_frame_size"), _sdlc_timer),
+    "002-R17": (("ack_timer", "response_timer"), _dlc_timers),
+    "002-R26": (("ru_size", "dlc_frame_size"), _ru_vs_frame),  # the same segmentation rule as seed 000's
     "003-iobuf-nlp-hpr": (("iobuf", "ru_size", "hpr"), _iobuf_nlp),
     "003-csm-dataspace": (("csm_storage",), _csm_storage),
     "003-tibuf-without-mpc": (("tibuf",), _tibuf),
+    "004-aR9": (("max_segment", "link_mtu"), _vse_max_segment),
+    "004-aR12": (("debug",), _vse_diagnostics),
+    "004-aR13": (("telnetd_buffers",), _vse_telnetd_pool),
+    "004-bR4": (("debug",), _vse_debug),
+    "004-bR6": (("record",), _vse_record),
 }
 
 # -- the rules: the rows of the rules catalogue that config_checks evaluates -------------------------------

@@ -71,13 +71,13 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
     assert (iobuf["node"], iobuf["value"], iobuf["limit_value"], iobuf["fired"]) == ("NCP+VTAM", 384, 384, False)
 
 
-def test_the_demo_listings_evaluate_25_configuration_rules(db):
-    # the 27 rows config_checks evaluates less 000-R33 (QPFRADJ: no AS/400 among the demo's systems) and
+def test_the_demo_listings_evaluate_36_configuration_rules(db):
+    # the 38 rows config_checks evaluates less 000-R33 (QPFRADJ: no AS/400 among the demo's systems) and
     # 000-rusizes-symmetric (not in SQL)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 27 and rows - evaluated == {"000-R33", "000-rusizes-symmetric"}
+    assert len(rows) == 38 and rows - evaluated == {"000-R33", "000-rusizes-symmetric"}
 
 
 def test_demo_systems_break_some_rules_and_follow_others(db):
@@ -93,8 +93,18 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     (sdlc,) = [r for r in csaix if r["node"] == "aix01-sdlc"]
     assert (sdlc["rule_id"], sdlc["value"], sdlc["fired"]) == ("002-sdlc-timer", 0.5, False)
     assert sdlc["limit_value"] == pytest.approx(2 * 256 * 8 / 9600)
-    (reuse,) = evaluations["VSE1__ipinit-listing__20260105T060000.csv"]
-    assert (reuse["rule_id"], reuse["value"], reuse["limit_value"], reuse["fired"]) == ("004-aR16", 5, 10, True)
+    # the link station's timers in order (seed 002 L738, L743), its 4096-byte RU in a 4105-byte I-field (L942-L946)
+    assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01" and r["rule_id"] in (
+        "002-R17", "002-R26")} == {"002-R17": False, "002-R26": False}
+    vse = {r["rule_id"]: (r["value"], r["limit_value"], r["fired"])
+           for r in evaluations["VSE1__ipinit__20260105T060000.out"]}
+    # REUSE_SIZE 5 < 10, ARP_TIME 6000 < 90000, MAX_SEGMENT 32684 > 1500 - 40, RECORD ON, 20 TELNETD buffers
+    # without a POOL=YES daemon; ALL_BOUND, PULSE_TIME, MAX_BUFFERS and DEBUG as seed 004 advises
+    assert vse == {
+        "004-aR16": (5, 10, True), "004-aR3": (6000, 90000, True), "004-aR9": (32684, 1460, True),
+        "004-aR12": (None, None, True), "004-bR6": (None, None, True), "004-aR13": (20, 0, True),
+        "004-aR5": (30000, 9000, False), "004-aR4": (18000, 18000, False), "004-aR15": (6, 1, False),
+        "004-bR4": (None, None, False)}
     (ram,) = evaluations["aix01__lsattr-El-sys0__20260105T060000.out"]
     assert (ram["rule_id"], ram["value"], ram["fired"]) == ("002-R24", 262144, False)
     tok0 = evaluations["aix01__lsattr-El-tok0__20260105T060000.out"]

@@ -14,6 +14,10 @@
         'fired': 'dlc_frame_size - header_bytes <= 0 '
                  'or (ru_size <= dlc_frame_size and ru_size > dlc_frame_size - header_bytes) '
                  'or (ru_size > dlc_frame_size and ru_size % (dlc_frame_size - header_bytes) <> 0)'} -%}
+{#- seed 002's DLC timer rule, stated as R17 and again as F13 -#}
+{%- set dlc_timers = {
+        'needs': ['ack_timer', 'response_timer'], 'value': 'ack_timer', 'limit': 'response_timer',
+        'fired': 'ack_timer >= response_timer or response_timer < 1 or response_timer > 2'} -%}
 {#- a VSE SET value left at its default prints nothing: unset is off -#}
 {%- set debug_on = "coalesce(debug_text, 'off') <> 'off'" -%}
 {%- set record_on = "coalesce(record_text, 'off') = 'on'" -%}
@@ -43,10 +47,9 @@
     '002-sdlc-timer': {
         'needs': ['repoll_timeout', 'link_speed', 'dlc_frame_size'], 'value': 'repoll_timeout',
         'limit': '2 * dlc_frame_size * 8 / link_speed', 'fired': 'repoll_timeout <= 2 * dlc_frame_size * 8 / link_speed'},
-    '002-R17': {
-        'needs': ['ack_timer', 'response_timer'], 'value': 'ack_timer', 'limit': 'response_timer',
-        'fired': 'ack_timer >= response_timer or response_timer < 1 or response_timer > 2'},
+    '002-R17': dlc_timers,
     '002-R26': ru_fits_frame,
+    '002-F13': dlc_timers,
     '003-iobuf-nlp-hpr': {
         'needs': ['iobuf', 'ru_size', 'hpr'], 'reads': ['mpc_plus', 'nlp_size'], 'value': 'iobuf', 'limit': '(coalesce(nullif(nlp_size, 0), 8000) - 200) / 2',
         'fired': 'hpr_text in ' ~ yes ~ ' and coalesce(mpc_plus_text, \'\') not in ' ~ yes ~ ' and ru_size >= 16384 '
@@ -71,13 +74,16 @@
 {%- endmacro %}
 
 {#- The rules on each setting of a parameter rather than on a node's parameters: every pacing window
-    (000-pacing-window-8) and each adapter queue (002-adapter-queues-150). -#}
+    (000-pacing-window-8) and each adapter queue (002-adapter-queues-150, 002-F20). -#}
 {% macro config_setting_rules() -%}
+{#- seed 002's adapter queues, stated as a rule (R19) and again as F20 -#}
+{%- set adapter_queues = {'keys': ['adapter_transmit_queue', 'adapter_receive_queue'], 'every': false,
+                          'limit': '150', 'fired': 'value < 150'} -%}
 {{ return({
     '000-pacing-window-8': {'keys': ['pacing_window'], 'every': true, 'limit': '8',
                             'fired': 'value > 0 and value < 8'},
-    '002-adapter-queues-150': {'keys': ['adapter_transmit_queue', 'adapter_receive_queue'], 'every': false,
-                               'limit': '150', 'fired': 'value < 150'},
+    '002-adapter-queues-150': adapter_queues,
+    '002-F20': adapter_queues,
 }) }}
 {%- endmacro %}
 

@@ -325,8 +325,10 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "000-maxtsl-tic1": (("maxtsl", "tic"), _maxtsl_tic),
     "002-receive-window-ncp": (("receive_window_count", "partner"), _receive_window_ncp),
     "002-adapter-queues-150": ((), _adapter_queues),
+    "002-F20": ((), _adapter_queues),  # the same queues as the formula section states them (L808, L921)
     "002-sdlc-timer": (("repoll_timeout", "link_speed", "dlc_frame_size"), _sdlc_timer),
     "002-R17": (("ack_timer", "response_timer"), _dlc_timers),
+    "002-F13": (("ack_timer", "response_timer"), _dlc_timers),  # R17's rule as the formula section states it
     "002-R26": (("ru_size", "dlc_frame_size"), _ru_vs_frame),  # the same segmentation rule as seed 000's
     "003-iobuf-nlp-hpr": (("iobuf", "ru_size", "hpr"), _iobuf_nlp),
     "003-csm-dataspace": (("csm_storage",), _csm_storage),

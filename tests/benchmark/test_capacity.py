@@ -217,6 +217,7 @@ def test_seed_000_baseline_listing_breaks_the_rules_the_tuned_one_follows():
         ("000-slodown-6", "NCP", "50 %"),
         ("002-adapter-queues-150", "RS/6000", "30"),
         ("002-adapter-queues-150", "RS/6000", "30"),
+        ("002-F20", "RS/6000", "30"), ("002-F20", "RS/6000", "30"),  # the same queues, seed 002's formula section
         ("000-R29", "RS/6000", "30"),  # the transmit queue (L648)
         ("000-R32", "RS/6000", "2,048 KB"),  # thewall (L672)
     ])
@@ -257,7 +258,7 @@ def test_configuration_rules_are_the_catalogue_rows_config_checks_evaluates(tmp_
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"]: r for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     assert {r.rule_id: r.source for r in config_checks.RULES} == {k: r["source"] for k, r in rows.items()}
-    assert len(rows) == 38 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
+    assert len(rows) == 40 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
     header = "rule_id,evaluated_by,metric,operator,limit,severity,advice,source\n"
     path = tmp_path / "rules_catalogue.csv"
     path.write_text(header + "000-unitsz-4000,config_checks,unitsz,<>,4000,warning,4000 bytes,seed 000 L787\n"

@@ -43,11 +43,11 @@ def test_mart_and_config_checks_find_the_same_on_every_listing(db):
             [config_checks.setting(r["node"], r["parameter"], r["value_text"], r["unit"], r["line_number"]) for r in rows])
         fired = Counter((r["rule_id"], r["node"]) for r in evaluations.get(name, []) if r["fired"])
         assert fired == Counter((f.rule_id, f.node) for f in findings), name
-        # every rule the mart evaluated, config_checks applied; config_checks' adapter-queue rule applies to every
-        # node (it needs no parameter) and its RUSIZES decoding is not in SQL
+        # every rule the mart evaluated, config_checks applied; config_checks' adapter-queue rules apply to every
+        # node (they need no parameter) and its RUSIZES decoding is not in SQL
         evaluated = {r["rule_id"] for r in evaluations.get(name, [])}
         assert evaluated <= set(applied), name
-        assert set(applied) - evaluated <= {"002-adapter-queues-150", "000-rusizes-symmetric"}, name
+        assert set(applied) - evaluated <= {"002-adapter-queues-150", "002-F20", "000-rusizes-symmetric"}, name
 
 
 def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_the_document_tunes(db):
@@ -64,6 +64,7 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
         ("000-slodown-6", "NCP", "SLODOWN", 50), ("000-unitsz-4000", "NCP", "UNITSZ", 384),
         ("002-adapter-queues-150", "RS/6000", "Lan adapter Transmit Q size", 30),
         ("002-adapter-queues-150", "RS/6000", "Lan adapter Receive Q size", 30),
+        ("002-F20", "RS/6000", "Lan adapter Transmit Q size", 30), ("002-F20", "RS/6000", "Lan adapter Receive Q size", 30),
         ("000-R29", "RS/6000", "Lan adapter Transmit Q size", 30), ("000-R32", "RS/6000", "thewall", 2048),
     ])
     # the cross-node rule is evaluated once on the listing: VTAM's IOBUF buffer 384 = NCP's UNITSZ 384
@@ -71,13 +72,13 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
     assert (iobuf["node"], iobuf["value"], iobuf["limit_value"], iobuf["fired"]) == ("NCP+VTAM", 384, 384, False)
 
 
-def test_the_demo_listings_evaluate_36_configuration_rules(db):
-    # the 38 rows config_checks evaluates less 000-R33 (QPFRADJ: no AS/400 among the demo's systems) and
+def test_the_demo_listings_evaluate_38_configuration_rules(db):
+    # the 40 rows config_checks evaluates less 000-R33 (QPFRADJ: no AS/400 among the demo's systems) and
     # 000-rusizes-symmetric (not in SQL)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 38 and rows - evaluated == {"000-R33", "000-rusizes-symmetric"}
+    assert len(rows) == 40 and rows - evaluated == {"000-R33", "000-rusizes-symmetric"}
 
 
 def test_demo_systems_break_some_rules_and_follow_others(db):
@@ -95,7 +96,7 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     assert sdlc["limit_value"] == pytest.approx(2 * 256 * 8 / 9600)
     # the link station's timers in order (seed 002 L738, L743), its 4096-byte RU in a 4105-byte I-field (L942-L946)
     assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01" and r["rule_id"] in (
-        "002-R17", "002-R26")} == {"002-R17": False, "002-R26": False}
+        "002-R17", "002-F13", "002-R26")} == {"002-R17": False, "002-F13": False, "002-R26": False}
     vse = {r["rule_id"]: (r["value"], r["limit_value"], r["fired"])
            for r in evaluations["VSE1__ipinit__20260105T060000.out"]}
     # REUSE_SIZE 5 < 10, ARP_TIME 6000 < 90000, MAX_SEGMENT 32684 > 1500 - 40, RECORD ON, 20 TELNETD buffers
@@ -110,4 +111,5 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     tok0 = evaluations["aix01__lsattr-El-tok0__20260105T060000.out"]
     assert sorted((r["rule_id"], r["parameters"], r["value"], r["fired"]) for r in tok0) == [
         ("000-R29", "xmt_que_size", 30, True),
+        ("002-F20", "rec_que_size", 150, False), ("002-F20", "xmt_que_size", 30, True),
         ("002-adapter-queues-150", "rec_que_size", 150, False), ("002-adapter-queues-150", "xmt_que_size", 30, True)]

@@ -65,11 +65,19 @@ def test_the_documents_ipinit_example_breaks_only_what_its_added_link_breaks():
     assert [(f.rule_id, f.found) for f in findings] == [("004-aR9", "MAX_SEGMENT 32,684, MTU 1,500")]
 
 
-def test_csaix_dlc_timers():
-    # L738: response timer normally 1 to 2 s; L743: the receiver's acknowledgement timer below it
-    assert fired(("ack_timeout", "0.1", "s"), ("response timer", "1", "s"))["002-R17"] == []
-    assert fired(("ack_timeout", "1", "s"), ("response timer", "1", "s"))["002-R17"]
-    assert fired(("ack_timeout", "0.1", "s"), ("response timer", "0.5", "s"))["002-R17"]
+@pytest.mark.parametrize("rule", ["002-R17", "002-F13"])
+def test_csaix_dlc_timers(rule):
+    # L738: response timer normally 1 to 2 s; L743: the receiver's acknowledgement timer below it (R17, and F13
+    # as the formula section states it)
+    assert fired(("ack_timeout", "0.1", "s"), ("response timer", "1", "s"))[rule] == []
+    assert fired(("ack_timeout", "1", "s"), ("response timer", "1", "s"))[rule]
+    assert fired(("ack_timeout", "0.1", "s"), ("response timer", "0.5", "s"))[rule]
+
+
+def test_csaix_adapter_queues():
+    # L808, L921 (F20): transmit and receive queues at 150, the maximum; the default 30 limits throughput
+    assert fired(("xmt_que_size", "30", ""), ("rec_que_size", "150", ""))["002-F20"] == ["30"]
+    assert fired(("xmt_que_size", "150", ""), ("rec_que_size", "150", ""))["002-F20"] == []
 
 
 def test_csaix_ru_in_a_frame():

@@ -110,6 +110,11 @@ union all
             'start': 'interval_start', 'end': 'interval_end',
             'metrics': ['non_ip_count', 'misrouted_pct', 'complete_scans_pct', 'inbound_rejections_count'], 'flags': {},
         },
+        'vse_connection': {
+            'mart': 'fct_vse_connection_performance', 'entity': 'peer', 'command': "'DIAGNOSE=PERFORM'",
+            'start': 'interval_start', 'end': 'interval_end',
+            'metrics': ['retransmission_mode_count', 'sws_time_pct', 'depth_mode_count', 'max_turnaround_ms'], 'flags': {},
+        },
     }) }}
 {% endmacro %}
 

@@ -8,7 +8,9 @@ parameters has its check here (``CHECKS``), found by its rule_id.
 A listing is what a site has configured: the ``parameters`` of the runs of a benchmark log
 (``docs/benchmark_format.md``, read and validated by the benchmark parsers' own ``log_reader``; the run's
 label names its node) or a plain CSV with the columns ``parameter,value`` and optionally ``unit`` and
-``node`` (one node = one machine or definition set; ``profile`` or ``platform`` also name it). A sample,
+``node`` (one node = one machine or definition set; ``profile`` or ``platform`` also name it), or a listing in a
+form ``perfdb ingest`` reads (AIX ``no -a`` and ``lsattr -El``, VTAM and NCP definitions, a TCP/IP for VSE
+IPINIT member: the parsers of ``ingest.formats.listings``). A sample,
 the baseline NCP of seed 000's Figure 6::
 
     node,parameter,value,unit
@@ -46,7 +48,9 @@ from ingest.capacity.sizing import APPN_HEADER_BYTES, SUBAREA_HEADER_BYTES, deco
 from ingest.formats.base import FormatError
 from ingest.formats.benchmark.log_reader import log_form, read_runs
 from ingest.formats.benchmark.record import RecordError
-from ingest.formats.base import SNIFF_BYTES
+from ingest.formats import registry
+from ingest.formats.base import SNIFF_BYTES, UTF8_BOM
+from ingest.formats.listings.reader import ListingParser, file_node
 from ingest.formats.listings.settings import ListingError, Setting, csv_header, csv_settings, setting
 
 TRUE_WORDS = {"yes", "y", "true", "1", "on"}
@@ -447,7 +451,8 @@ def evaluate(settings: list[Setting]) -> tuple[list[Finding], dict[str, int]]:
 # -- reading listings -------------------------------------------------------------------------------------------
 
 def read_listing(path: Path) -> list[Setting]:
-    """A plain CSV listing, or the parameters of every run in a benchmark log (JSON lines or CSV)."""
+    """A plain CSV listing, a listing in a form perfdb ingests (``ingest.formats.listings``), or the parameters of
+    every run in a benchmark log (JSON lines or CSV)."""
     path = Path(path)
     with path.open("rb") as f:
         form = log_form(f.read(SNIFF_BYTES))
@@ -459,10 +464,27 @@ def read_listing(path: Path) -> list[Setting]:
     header = csv_header(rows[0])
     if header is not None:
         return _plain_listing(path, header, rows[1:])
+    with path.open("rb") as f:
+        parser = registry.sniff(f.read(SNIFF_BYTES), path.name)
+    if isinstance(parser, ListingParser):
+        return _parsed_listing(path, parser)
     raise ListingError(
         f"{path}: line 1: expected a header with the columns parameter and value (optionally unit and node), "
-        f"or a benchmark log; found {', '.join(rows[0][:6])}"
+        f"a listing perfdb ingests (no -a, lsattr -El, VTAM or NCP definitions, an IPINIT member) or a benchmark "
+        f"log; found {', '.join(rows[0][:6])}"
     )
+
+
+def _parsed_listing(path: Path, parser: ListingParser) -> list[Setting]:
+    """The settings of a listing in a form perfdb ingests, read by its parser; a line it cannot read stops the
+    listing, as a CSV row does."""
+    settings = []
+    text = path.read_bytes().removeprefix(UTF8_BOM).decode("utf-8", "replace")
+    for line, got in parser.settings(text, file_node(path)):
+        if isinstance(got, str):
+            raise ListingError(f"{path}: line {line}: {got}")
+        settings.append(got)
+    return settings
 
 
 def _plain_listing(path: Path, header: list[str], rows: list[list[str]]) -> list[Setting]:

@@ -85,3 +85,15 @@ def test_csaix_ru_in_a_frame():
     # 9-byte APPN header fits; 4100 spills into a second frame
     assert fired(("max_ru_size", "4096", ""), ("max_ifield", "4105", ""))["002-R26"] == []
     assert fired(("max_ru_size", "4100", ""), ("max_ifield", "4105", ""))["002-R26"]
+
+
+def test_report_capacity_reads_an_ipinit_member_and_names_a_bad_line(tmp_path):
+    # perfdb report capacity --config reads the member with the ingest parser; a line it cannot read stops it
+    member = GOLDEN / "VSE1__ipinit__20010715T000000.out"
+    with pytest.raises(config_checks.ListingError, match=r"VSE1__ipinit__20010715T000000.out: line 22: expected 'SET NAME"):
+        config_checks.read_listing(member)
+    clean = tmp_path / "VSE1__ipinit__20010715T000000.out"
+    clean.write_text(member.read_text().replace("SET RETRANSMIT 100", "SET RETRANSMIT = 100"))
+    settings = config_checks.read_listing(clean)
+    assert {s.node for s in settings} == {"VSE1"} and len(settings) == 23
+    assert [(f.rule_id, f.found) for f in config_checks.check(settings)] == [("004-aR9", "MAX_SEGMENT 32,684, MTU 1,500")]

@@ -28,7 +28,7 @@ next line after a trailing comma)::
 Output: one row of ``raw.parameter_listings`` per ``SET name = value`` (the parameter is the name:
 ``RETRANSMIT``, canonical ``retransmit``) and per keyword of a ``DEFINE`` but its ``ID`` (the parameter is
 the definition's kind and the keyword: ``LINK MTU``, canonical ``link_mtu``; ``TELNETD POOL``). The node is
-the file's (``reader``): the VSE host. A command without values (``WAIT VTAM``, ``GATEWAY ON``) sets
+the file's (``reader``): the VSE host; a keyword's line is the one it is printed on. A command without values (``WAIT VTAM``, ``GATEWAY ON``) sets
 nothing and is passed over; a line that is no IPINIT statement, or a SET without ``=``, is rejected with
 its line and the rest loads.
 """
@@ -49,19 +49,17 @@ STATEMENT_RE = re.compile(r"^(SET|DEFINE)\s", re.IGNORECASE)
 
 
 def statements(text: str):
-    """(first line, statement) with comments dropped and a trailing comma's continuation lines joined."""
-    pending: tuple[int, str] | None = None
+    """Each statement as its lines, (file line, text), with comments dropped and a trailing comma's
+    continuation lines joined to it."""
+    pending: list[tuple[int, str]] = []
     for number, raw in enumerate(text.replace("\r", "").split("\n"), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("*") or stripped.startswith("#"):
             continue
-        if pending:
-            pending = (pending[0], pending[1] + stripped)
-        else:
-            pending = (number, stripped)
+        pending.append((number, stripped))
         if not stripped.endswith(","):
             yield pending
-            pending = None
+            pending = []
     if pending:
         yield pending
 
@@ -76,24 +74,30 @@ class VseIpinit(ListingParser):
         return matched >= 2 and 2 * matched >= len(lines)
 
     def settings(self, text: str, node: str) -> Parsed:
-        for number, statement in statements(text):
+        for lines in statements(text):
+            number, statement = lines[0][0], "".join(part for _, part in lines)
             if len(statement) > MAX_LINE_CHARS:
                 yield number, f"expected an IPINIT statement, found {len(statement):,} characters"
-                continue
-            if m := SET_RE.match(statement):
+            elif m := SET_RE.match(statement):
                 yield number, setting(node, m["name"].upper(), m["value"], None, number)
             elif m := DEFINE_RE.match(statement):
+                # each keyword on the line it is printed on: a damaged continuation line costs its own keywords
                 kind = m["kind"].upper()
-                for keyword in m["keywords"].split(","):
-                    if not keyword.strip():
-                        continue
-                    k = KEYWORD_RE.match(keyword)
-                    if not k:
-                        yield number, f"expected DEFINE {kind} keywords as 'NAME=value', found {keyword.strip()[:80]!r}"
-                    elif k["name"].upper() != "ID":
-                        yield number, setting(node, f"{kind} {k['name'].upper()}", k["value"], None, number)
+                for line, part in lines:
+                    yield from self._keywords(kind, part[m.start("keywords"):] if line == number else part, line, node)
             elif STATEMENT_RE.match(statement) or not COMMAND_RE.match(statement):
                 yield number, f"expected 'SET NAME = value' or 'DEFINE KIND,NAME=value,...', found {statement[:80]!r}"
+
+    @staticmethod
+    def _keywords(kind: str, text: str, line: int, node: str) -> Parsed:
+        for keyword in text.split(","):
+            if not keyword.strip():
+                continue
+            k = KEYWORD_RE.match(keyword)
+            if not k:
+                yield line, f"expected DEFINE {kind} keywords as 'NAME=value', found {keyword.strip()[:80]!r}"
+            elif k["name"].upper() != "ID":
+                yield line, setting(node, f"{kind} {k['name'].upper()}", k["value"], None, line)
 
 
 PARSER = VseIpinit()

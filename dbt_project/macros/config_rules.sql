@@ -24,6 +24,19 @@
     ~ "and instr('89abcdef', substr(rusizes_text, 5, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) > 0)" -%}
 {%- set ru_first = "(instr(" ~ hex ~ ", substr(rusizes_text, 3, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) - 1)" -%}
 {%- set ru_second = "(instr(" ~ hex ~ ", substr(rusizes_text, 5, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) - 1)" -%}
+{#- seed 000's RU-in-a-frame rule is also seed 002's (Appendix A, L942-L946) -#}
+{%- set ru_fits_frame = {
+        'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
+        'fired': 'dlc_frame_size - header_bytes <= 0 '
+                 'or (ru_size <= dlc_frame_size and ru_size > dlc_frame_size - header_bytes) '
+                 'or (ru_size > dlc_frame_size and ru_size % (dlc_frame_size - header_bytes) <> 0)'} -%}
+{#- seed 002's DLC timer rule, stated as R17 and again as F13 -#}
+{%- set dlc_timers = {
+        'needs': ['ack_timer', 'response_timer'], 'value': 'ack_timer', 'limit': 'response_timer',
+        'fired': 'ack_timer >= response_timer or response_timer < 1 or response_timer > 2'} -%}
+{#- a VSE SET value left at its default prints nothing: unset is off -#}
+{%- set debug_on = "coalesce(debug_text, 'off') <> 'off'" -%}
+{%- set record_on = "coalesce(record_text, 'off') = 'on'" -%}
 {{ return({
     '000-iobuf-equals-unitsz': {
         'needs': ['iobuf', 'unitsz'], 'value': 'iobuf', 'limit': 'unitsz',
@@ -41,11 +54,7 @@
     '000-maxbfru-from-piu': {
         'needs': ['unitsz', 'maxbfru', 'piu_size'], 'value': 'maxbfru', 'limit': 'ceil(piu_size / nullif(unitsz, 0))',
         'fired': 'maxbfru not in (ceil(piu_size / nullif(unitsz, 0)), ceil(piu_size / nullif(unitsz, 0)) + 1)'},
-    '000-ru-fits-frame': {
-        'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
-        'fired': 'dlc_frame_size - header_bytes <= 0 '
-                 'or (ru_size <= dlc_frame_size and ru_size > dlc_frame_size - header_bytes) '
-                 'or (ru_size > dlc_frame_size and ru_size % (dlc_frame_size - header_bytes) <> 0)'},
+    '000-ru-fits-frame': ru_fits_frame,
     '002-receive-window-ncp': {
         'needs': ['receive_window_count', 'partner'], 'value': 'receive_window_count', 'limit': '7',
         'fired': "partner_text like '%ncp%' and receive_window_count > 7"},
@@ -102,6 +111,9 @@
     '003-VT-TP-05': {
         'needs': ['rusizes'], 'reads': ['mode_name'], 'value': 'least(' ~ ru_first ~ ', ' ~ ru_second ~ ')', 'limit': '4096',
         'fired': rusizes_valid ~ ' and ' ~ bulk ~ ' and least(' ~ ru_first ~ ', ' ~ ru_second ~ ') <= 4096'},
+    '002-R17': dlc_timers,
+    '002-R26': ru_fits_frame,
+    '002-F13': dlc_timers,
     '003-iobuf-nlp-hpr': {
         'needs': ['iobuf', 'ru_size', 'hpr'], 'reads': ['mpc_plus', 'nlp_size'], 'value': 'iobuf', 'limit': '(coalesce(nullif(nlp_size, 0), 8000) - 200) / 2',
         'fired': 'hpr_text in ' ~ yes ~ ' and coalesce(mpc_plus_text, \'\') not in ' ~ yes ~ ' and ru_size >= 16384 '
@@ -111,17 +123,31 @@
     '003-tibuf-without-mpc': {
         'needs': ['tibuf'], 'reads': ['mpc_plus'], 'value': 'tibuf', 'limit': '0',
         'fired': 'tibuf > 0 and coalesce(mpc_plus_text, \'\') not in ' ~ yes},
+    '004-aR9': {
+        'needs': ['max_segment', 'link_mtu'], 'value': 'max_segment', 'limit': 'link_mtu - 40',
+        'fired': 'max_segment > link_mtu - 40'},
+    '004-aR12': {
+        'needs': ['debug'], 'reads': ['diagnose', 'record'], 'value': 'null', 'limit': 'null',
+        'fired': debug_on ~ " or coalesce(diagnose_text, 'off') <> 'off' or " ~ record_on},
+    '004-aR13': {
+        'needs': ['telnetd_buffers'], 'reads': ['telnetd_pool'], 'value': 'telnetd_buffers', 'limit': '0',
+        'fired': 'telnetd_buffers > 0 and coalesce(telnetd_pool_text, \'\') not in ' ~ yes},
+    '004-bR4': {'needs': ['debug'], 'value': 'null', 'limit': 'null', 'fired': debug_on},
+    '004-bR6': {'needs': ['record'], 'value': 'null', 'limit': 'null', 'fired': record_on},
 }) }}
 {%- endmacro %}
 
 {#- The rules on each setting of a parameter rather than on a node's parameters: every pacing window
-    (000-pacing-window-8) and each adapter queue (002-adapter-queues-150). -#}
+    (000-pacing-window-8) and each adapter queue (002-adapter-queues-150, 002-F20). -#}
 {% macro config_setting_rules() -%}
+{#- seed 002's adapter queues, stated as a rule (R19) and again as F20 -#}
+{%- set adapter_queues = {'keys': ['adapter_transmit_queue', 'adapter_receive_queue'], 'every': false,
+                          'limit': '150', 'fired': 'value < 150'} -%}
 {{ return({
     '000-pacing-window-8': {'keys': ['pacing_window'], 'every': true, 'limit': '8',
                             'fired': 'value > 0 and value < 8'},
-    '002-adapter-queues-150': {'keys': ['adapter_transmit_queue', 'adapter_receive_queue'], 'every': false,
-                               'limit': '150', 'fired': 'value < 150'},
+    '002-adapter-queues-150': adapter_queues,
+    '002-F20': adapter_queues,
 }) }}
 {%- endmacro %}
 

@@ -119,6 +119,13 @@
         {'formula': 'bdp_window_kb', 'rule_ids': ['004-aF7'], 'unit': 'KB',
          'words': 'window >= bandwidth x RTT: KB = MB/s (Mbit/s / 8) x PING ms',
          'inputs': ['link_mbit_per_s', 'rtt_ms'], 'expression': 'link_mbit_per_s / 8.0 * rtt_ms'},
+        {'formula': 'vse_timer_s', 'rule_ids': ['004-aF1'], 'unit': 's',
+         'words': 'TCP/IP for VSE timer values are in multiples of 1/300 sec: seconds = value / 300',
+         'inputs': ['ticks', 'ticks_per_s'], 'expression': 'ticks / ticks_per_s'},
+        {'formula': 'vse_task_dispatches', 'rule_ids': ['004-aF18'], 'unit': 'dispatches',
+         'words': 'SET RECORD=ON task line: Di = Ac + Fx + Qu + Pr + Co + Pa (scans of each queue, complete scans, '
+                  'control passed)',
+         'inputs': ['ac', 'fx', 'qu', 'pr', 'co', 'pa'], 'expression': 'ac + fx + qu + pr + co + pa'},
         {'formula': 'best_receive_window', 'rule_ids': ['002-F12'], 'unit': 'frames',
          'words': 'Receive window count = Transmit window count / 2',
          'inputs': ['transmit_window'], 'expression': 'transmit_window / 2.0'},

@@ -3,7 +3,7 @@
     worked examples, formula_definitions()) only the rows of the rule's own formulas. -#}
 {% macro formula_models() %}
     {{ return(['fct_cpu_shift', 'fct_cpu_monthly', 'fct_process_shift', 'rpt_process_activity', 'fct_benchmark_run',
-               'rpt_capacity_whatif', 'rpt_formula_results']) }}
+               'rpt_capacity_whatif', 'fct_vse_connection_performance', 'rpt_formula_results']) }}
 {% endmacro %}
 
 {#- The models that evaluate a rule of the catalogue on every program, process or file it applies to, one row

@@ -100,8 +100,8 @@ union all
         'buffer_pool': {
             'mart': 'fct_buffer_pool_snapshot', 'entity': 'pool_name', 'command': 'source_command',
             'start': 'previous_captured_at', 'end': 'captured_at',
-            'metrics': ['requests_failed_count', 'requests_delayed_count', 'throttle_status', 'in_use_pct',
-                        'max_used_pct', 'expansions_count'],
+            'metrics': ['requests_failed_count', 'requests_delayed_count', 'throttle_status', 'max_throttle_status',
+                        'in_use_pct', 'max_used_pct', 'expansions_count'],
             'flags': {'congested_flag': 'is_congested', 'was_congested_flag': 'was_congested',
                       'expansion_failed_flag': 'expansion_failed'},
         },
@@ -109,6 +109,16 @@ union all
             'mart': 'fct_vse_stack_health', 'entity': 'cast(null as string)', 'command': "'QUERY STATS'",
             'start': 'interval_start', 'end': 'interval_end',
             'metrics': ['non_ip_count', 'misrouted_pct', 'complete_scans_pct', 'inbound_rejections_count'], 'flags': {},
+        },
+        'csaix_memory': {
+            'mart': 'fct_csaix_memory_snapshot', 'entity': 'pool_name', 'command': 'source_command',
+            'start': 'captured_at', 'end': 'captured_at',
+            'metrics': ['buf_avail_ram_pct', 'unlimited_kernel_memory_ram_pct'], 'flags': {},
+        },
+        'vse_connection': {
+            'mart': 'fct_vse_connection_performance', 'entity': 'peer', 'command': "'DIAGNOSE=PERFORM'",
+            'start': 'interval_start', 'end': 'interval_end',
+            'metrics': ['retransmission_mode_count', 'sws_time_pct', 'depth_mode_count', 'max_turnaround_ms'], 'flags': {},
         },
     }) }}
 {% endmacro %}

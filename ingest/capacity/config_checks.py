@@ -1,4 +1,4 @@
-"""A parameter listing checked against the tuning rules of seeds 000, 002 and 003.
+"""A parameter listing checked against the tuning rules of seeds 000, 002, 003 and 004.
 
 The rules are the rows of the rules catalogue (``dbt_project/seeds/rules_catalogue.csv``) whose
 ``evaluated_by`` is ``config_checks``: their ids, sources, severities and, for a rule that is one
@@ -8,7 +8,9 @@ parameters has its check here (``CHECKS``), found by its rule_id.
 A listing is what a site has configured: the ``parameters`` of the runs of a benchmark log
 (``docs/benchmark_format.md``, read and validated by the benchmark parsers' own ``log_reader``; the run's
 label names its node) or a plain CSV with the columns ``parameter,value`` and optionally ``unit`` and
-``node`` (one node = one machine or definition set; ``profile`` or ``platform`` also name it). A sample,
+``node`` (one node = one machine or definition set; ``profile`` or ``platform`` also name it), or a listing in a
+form ``perfdb ingest`` reads (AIX ``no -a`` and ``lsattr -El``, VTAM and NCP definitions, a TCP/IP for VSE
+IPINIT member: the parsers of ``ingest.formats.listings``). A sample,
 the baseline NCP of seed 000's Figure 6::
 
     node,parameter,value,unit
@@ -18,7 +20,8 @@ the baseline NCP of seed 000's Figure 6::
     VTAM,IOBUF,"(200,384,,,100,50)",
 
 Each rule names its source: ``000`` = IBM "Getting the most from APPC" (1994), ``002`` = CS/AIX V5 redbook
-SG24-2136 (1998), ``003`` = SHARE "VTAM and HPR Performance Update" (1999), with the seed's line numbers.
+SG24-2136 (1998), ``003`` = SHARE "VTAM and HPR Performance Update" (1999), ``004`` = IBM "TCP/IP for VSE/ESA
+performance" foils (2001: the SET values and DEFINE keywords of an IPINIT member), with the seed's line numbers.
 A rule is checked on each node's own parameters; a rule that relates parameters of different nodes (VTAM
 IOBUF and NCP UNITSZ) is checked once on the parameters that only one node sets.
 
@@ -45,7 +48,9 @@ from ingest.capacity.sizing import APPN_HEADER_BYTES, SUBAREA_HEADER_BYTES, deco
 from ingest.formats.base import FormatError
 from ingest.formats.benchmark.log_reader import log_form, read_runs
 from ingest.formats.benchmark.record import RecordError
-from ingest.formats.base import SNIFF_BYTES
+from ingest.formats import registry
+from ingest.formats.base import SNIFF_BYTES, UTF8_BOM
+from ingest.formats.listings.reader import ListingParser, file_node
 from ingest.formats.listings.settings import ListingError, Setting, csv_header, csv_settings, setting
 
 TRUE_WORDS = {"yes", "y", "true", "1", "on"}
@@ -391,6 +396,53 @@ def _nsdos_dlc_window(v: Values):
                      "2 and 2 with a CM/2 partner")
     return _when(maxin < 8 or maxout < 8, "warn", "DLC MAXIN, MAXOUT", f"{_fmt(maxin)} / {_fmt(maxout)}",
                  "8 and 8 (the maximum) unless the partner is CM/2")
+def _dlc_timers(v: Values):
+    ack, response = _n(v, "ack_timer"), _n(v, "response_timer")
+    if ack is not None and response is not None and (ack >= response or not 1 <= response <= 2):
+        return [("warn", "acknowledgement timer, response timer", f"ack {ack:g} s, response {response:g} s",
+                 "an acknowledgement timer below the partner's response timer, the response timer at 1 to 2 s")]
+    return []
+
+
+def _off(v: Values, key: str) -> bool:
+    return _t(v, key).replace(" ", "") in ("", "off")
+
+
+def _vse_debug(v: Values):
+    if not _off(v, "debug"):
+        return [("warn", "DEBUG", _t(v, "debug").upper(), "SET DEBUG=OFF: debug output costs CPU time, FULL the most")]
+    return []
+
+
+def _vse_record(v: Values):
+    if _t(v, "record").replace(" ", "") == "on":
+        return [("info", "RECORD", "ON", "SET RECORD=OFF outside a measurement: it costs about 0.5% CPU time")]
+    return []
+
+
+def _vse_diagnostics(v: Values):
+    left_on = [key.upper() for key in ("debug", "diagnose") if not _off(v, key)] + (
+        ["RECORD"] if _vse_record(v) else [])
+    if left_on:
+        return [("info", "DEBUG, DIAGNOSE, RECORD", ", ".join(f"{k}={_t(v, k.lower()).upper()}" for k in left_on),
+                 "DEBUG, DIAGNOSE and RECORD off in production (CPU overhead)")]
+    return []
+
+
+def _vse_max_segment(v: Values):
+    segment, mtu = _n(v, "max_segment"), _n(v, "link_mtu")
+    if segment is not None and mtu is not None and segment > mtu - 40:
+        return [("info", "MAX_SEGMENT, LINK MTU", f"MAX_SEGMENT {_fmt(segment)}, MTU {_fmt(mtu)}",
+                 f"MAX_SEGMENT = MTU - 40 = {_fmt(mtu - 40)} bytes (20 of IP and 20 of TCP header)")]
+    return []
+
+
+def _vse_telnetd_pool(v: Values):
+    buffers = _n(v, "telnetd_buffers")
+    if buffers is not None and buffers > 0 and _t(v, "telnetd_pool") not in TRUE_WORDS:
+        return [("warn", "TELNETD_BUFFERS, TELNETD POOL", f"{_fmt(buffers)} buffers, no POOL=YES daemon",
+                 "TELNETD_BUFFERS = 0 unless TELNET daemons are defined with POOL=YES (the pool is allocated at SET)")]
+    return []
 
 
 # The checks that are more than one comparison, by the rule_id of their row in the rules catalogue, with the
@@ -408,6 +460,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "000-maxtsl-tic1": (("maxtsl", "tic"), _maxtsl_tic),
     "002-receive-window-ncp": (("receive_window_count", "partner"), _receive_window_ncp),
     "002-adapter-queues-150": ((), _adapter_queues),
+    "002-F20": ((), _adapter_queues),  # the same queues as the formula section states them (L808, L921)
     "002-sdlc-timer": (("repoll_timeout", "link_speed", "dlc_frame_size"), _sdlc_timer),
     "000-R02": (("mode_name", "cos_name"), _cos_priority),
     "000-R05": (("ru_size", "dlc_frame_size", "network_type"), lambda v: _ru_multiple(v, "subarea")),
@@ -424,9 +477,17 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "000-R40": (("lanmaxout", "lanackfrq"), _lan_window),
     "000-R53": (("rusizes",), _rusizes_bulk),
     "003-VT-TP-05": (("rusizes",), _rusizes_4k),
+    "002-R17": (("ack_timer", "response_timer"), _dlc_timers),
+    "002-F13": (("ack_timer", "response_timer"), _dlc_timers),  # R17's rule as the formula section states it
+    "002-R26": (("ru_size", "dlc_frame_size"), _ru_vs_frame),  # the same segmentation rule as seed 000's
     "003-iobuf-nlp-hpr": (("iobuf", "ru_size", "hpr"), _iobuf_nlp),
     "003-csm-dataspace": (("csm_storage",), _csm_storage),
     "003-tibuf-without-mpc": (("tibuf",), _tibuf),
+    "004-aR9": (("max_segment", "link_mtu"), _vse_max_segment),
+    "004-aR12": (("debug",), _vse_diagnostics),
+    "004-aR13": (("telnetd_buffers",), _vse_telnetd_pool),
+    "004-bR4": (("debug",), _vse_debug),
+    "004-bR6": (("record",), _vse_record),
 }
 
 # -- the rules: the rows of the rules catalogue that config_checks evaluates -------------------------------
@@ -536,7 +597,8 @@ def evaluate(settings: list[Setting]) -> tuple[list[Finding], dict[str, int]]:
 # -- reading listings -------------------------------------------------------------------------------------------
 
 def read_listing(path: Path) -> list[Setting]:
-    """A plain CSV listing, or the parameters of every run in a benchmark log (JSON lines or CSV)."""
+    """A plain CSV listing, a listing in a form perfdb ingests (``ingest.formats.listings``), or the parameters of
+    every run in a benchmark log (JSON lines or CSV)."""
     path = Path(path)
     with path.open("rb") as f:
         form = log_form(f.read(SNIFF_BYTES))
@@ -548,10 +610,27 @@ def read_listing(path: Path) -> list[Setting]:
     header = csv_header(rows[0])
     if header is not None:
         return _plain_listing(path, header, rows[1:])
+    with path.open("rb") as f:
+        parser = registry.sniff(f.read(SNIFF_BYTES), path.name)
+    if isinstance(parser, ListingParser):
+        return _parsed_listing(path, parser)
     raise ListingError(
         f"{path}: line 1: expected a header with the columns parameter and value (optionally unit and node), "
-        f"or a benchmark log; found {', '.join(rows[0][:6])}"
+        f"a listing perfdb ingests (no -a, lsattr -El, VTAM or NCP definitions, an IPINIT member) or a benchmark "
+        f"log; found {', '.join(rows[0][:6])}"
     )
+
+
+def _parsed_listing(path: Path, parser: ListingParser) -> list[Setting]:
+    """The settings of a listing in a form perfdb ingests, read by its parser; a line it cannot read stops the
+    listing, as a CSV row does."""
+    settings = []
+    text = path.read_bytes().removeprefix(UTF8_BOM).decode("utf-8", "replace")
+    for line, got in parser.settings(text, file_node(path)):
+        if isinstance(got, str):
+            raise ListingError(f"{path}: line {line}: {got}")
+        settings.append(got)
+    return settings
 
 
 def _plain_listing(path: Path, header: list[str], rows: list[list[str]]) -> list[Setting]:

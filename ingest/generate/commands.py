@@ -12,7 +12,9 @@ show), with counters that grow with a daily load curve (office hours, quiet nigh
   fail at the peak of day 12, CRC errors on day 26, STREAMS buffers get tight (throttle_status above
   30) at the busiest peaks and CONGESTED at the peak of day 41;
 * ``VSE1`` (TCP/IP for VSE): QUERY STATS and QUERY ISTATS on one console log; Non-IP frames arrive
-  on day 15, inbound connections are refused on day 25, TCP/IP is restarted on day 30;
+  on day 15, inbound connections are refused on day 25, TCP/IP is restarted on day 30; a SET
+  DIAGNOSE=PERFORM display of each afternoon's FTP transfer (``_vse_diagnose``: retransmission mode on
+  day 20, seed 004's SWS-bound sample on day 35, depth mode on day 42, a 620 ms ACK on day 48);
 * ``SYSA`` (z/OS): D NET,BFRUSE in the hardcopy log (a transfer surge on day 50 fills and expands the
   IO00 pool) and NETSTAT STATS of stack TCPCS;
 * ``VM1`` (VM TCP/IP): NETSTAT POOLSIZE every six hours; the data buffers run low on day 45.
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import Callable
 
 from ingest.cli_options import add_generator_options, output_dir, positive_int, subcommand
+from ingest.generate import _vse_diagnose
 from ingest.generate._landing import landed
 from ingest.home import Home
 
@@ -486,6 +489,8 @@ def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) ->
         logs.write(aix.name, "netstat-v", t, aix.netstat_v())
         logs.write(aix.name, "snaadmin", t, aix.snaadmin())
         logs.write(vse.name, "console", t, vse.console())
+        if t.hour == _vse_diagnose.HOUR and t.minute == 0:
+            logs.write(vse.name, "diagnose-perform", t, _vse_diagnose.display((t.date() - start).days))
         mlid = mlid % 999 + 1
         logs.write(zos.name, "syslog", t, "\n".join(zos.bfruse(t, mlid)), header=False)
         logs.write(zos.name, "netstat-stats", t, zos.netstat_stats(t))

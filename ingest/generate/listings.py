@@ -9,11 +9,13 @@
   tunes away (SLODOWN 50, UNITSZ 384, pacing windows of 3, adapter queues of 30).
 * ``aix01`` (AIX with CS/AIX): ``no -a``, ``lsattr -El tok0`` (transmit queue still at its default 30, the
   receive queue at 150), ``lsattr -El sys0`` (256 MB) and its CS/AIX link station and mode (a receive window
-  of 8 frames against an NCP, whose MAXOUT is 7; a receive pacing window of 4) and an SDLC link station;
+  of 8 frames against an NCP, whose MAXOUT is 7; a receive pacing window of 4; DLC timers in order) and an SDLC link station;
 * ``SYSA`` (z/OS with VTAM and an NCP): HPR without MPC+ and an IOBUF of 3992 (seed 003: too big for two in
   an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU, on a TIC2;
-* ``VSE1`` (TCP/IP for VSE): the values its IPINIT member SETs, REUSE_SIZE 5 among them (seed 004: below the
-  default 10, more GETVIS/FREEVIS).
+* ``VSE1`` (TCP/IP for VSE): its IPINIT member's SET values and DEFINEs (seed 004): REUSE_SIZE 5 (below the
+  default 10, more GETVIS/FREEVIS), ARP_TIME 6000 (20 s, below the 90000 default), RECORD left ON, 20 TELNETD
+  buffers with no POOL=YES daemon and MAX_SEGMENT 32684 over a 1500-byte MTU break rules; ALL_BOUND,
+  PULSE_TIME, MAX_BUFFERS and DEBUG follow them.
 
 Each breaks some rules and follows others; ``rpt_config_findings`` and ``perfdb report capacity --config``
 find the same. ``demo(home, seed)`` writes them into ``home/landing/listings``, landed with the first night
@@ -58,7 +60,10 @@ AIX_SYS0 = [
     ("iostat", "false", "Continuously maintain DISK I/O history", "True"),
 ]
 CSAIX = [  # (node, parameter, value, unit): CS/AIX link station and mode toward the NCP
+    # its token-ring link station: an acknowledgement timer below a 1-second response timer (seed 002 L738, L743)
     ("aix01", "max_ifrm_rcvd", "8", "frames"),
+    ("aix01", "ack_timeout", "0.1", "s"),
+    ("aix01", "response timer", "1", "s"),
     ("aix01", "partner", "NCP", ""),
     ("aix01", "max_rcv_pac_win", "16", "RUs"),
     ("aix01", "max_ru_size", "4096", "bytes"),
@@ -88,12 +93,15 @@ VTAM_NCP = [  # (node, parameter, value, unit): SYSA's VTAM start options and mo
     ("NCP", "BFRS", "240", "bytes"),
     ("NCP", "TIC", "TIC2", ""),
 ]
-VSE_SET = [  # (node, parameter, value, unit): what VSE1's IPINIT member SETs
-    ("VSE1", "REUSE_SIZE", "5", ""),
-    ("VSE1", "RETRANSMIT", "50", "ticks"),
-    ("VSE1", "WINDOW", "65535", "bytes"),
-    ("VSE1", "DEBUG", "OFF", ""),
-    ("VSE1", "DIAGNOSE", "OFF", ""),
+VSE_SET = [  # what VSE1's IPINIT member SETs, in the form of seed 004's IPINIT example (L3085-L3121)
+    ("ALL_BOUND", 30000), ("ARP_TIME", 6000), ("PULSE_TIME", 18000), ("REUSE_SIZE", 5), ("MAX_SEGMENT", 32684),
+    ("RETRANSMIT", 50), ("WINDOW", 65535), ("TELNETD_BUFFERS", 20), ("TRANSFER_BUFFERS", 20), ("MAX_BUFFERS", 6),
+    ("DEBUG", "OFF"), ("DIAGNOSE", "OFF"), ("RECORD", "ON"),
+]
+VSE_DEFINE = [  # and its definitions, the link's continued on a second line as IPINIT members do
+    "DEFINE LINK,ID=LINK01,TYPE=OSA2,DEV=300,\n       MTU=1500,FRAGMENT=NO",
+    "DEFINE TELNETD,ID=TN01,TARGET=DBDCCICS,COUNT=4,POOL=NO",
+    "WAIT VTAM",
 ]
 
 
@@ -105,9 +113,13 @@ def _csv(path: Path, header: list[str], rows: list) -> Path:
     return path
 
 
-def _lsattr(path: Path, attributes: list) -> Path:
-    path.write_text("".join(f"{a:<13} {v:<14} {d:<44} {s}\n" for a, v, d, s in attributes), encoding="utf-8")
+def _text(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
     return path
+
+
+def _lsattr(path: Path, attributes: list) -> Path:
+    return _text(path, "".join(f"{a:<13} {v:<14} {d:<44} {s}\n" for a, v, d, s in attributes))
 
 
 def appendix_a(out: Path, profile: str) -> Path:
@@ -126,7 +138,8 @@ def generate(out: Path) -> list[Path]:
         appendix_a(out, "appA_base"), appendix_a(out, "appA_tuned"), no_a,
         _lsattr(out / f"aix01__lsattr-El-tok0__{STAMP}.out", AIX_TOK0),
         _lsattr(out / f"aix01__lsattr-El-sys0__{STAMP}.out", AIX_SYS0),
-        _csv(out / f"VSE1__ipinit-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VSE_SET),
+        _text(out / f"VSE1__ipinit__{STAMP}.out",
+              "".join(f"SET {name} = {value}\n" for name, value in VSE_SET) + "\n".join(VSE_DEFINE) + "\n"),
         _csv(out / f"aix01__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX),
         _csv(out / f"SYSA__vtam-ncp-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VTAM_NCP),
     ]

@@ -19,8 +19,8 @@ def db(tmp_path_factory):
 
 
 def test_mart_and_config_checks_find_the_same_on_every_listing(db):
-    # config_checks' adapter-queue rule applies to every node (it needs no parameter)
-    assert_mart_finds_what_config_checks_finds(db, 8, {"002-adapter-queues-150"})
+    # config_checks' adapter-queue rules apply to every node (they need no parameter)
+    assert_mart_finds_what_config_checks_finds(db, 8, {"002-adapter-queues-150", "002-F20"})
 
 
 def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_the_document_tunes(db):
@@ -38,6 +38,7 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
         ("000-slodown-6", "NCP", "SLODOWN", 50), ("000-unitsz-4000", "NCP", "UNITSZ", 384),
         ("002-adapter-queues-150", "RS/6000", "Lan adapter Transmit Q size", 30),
         ("002-adapter-queues-150", "RS/6000", "Lan adapter Receive Q size", 30),
+        ("002-F20", "RS/6000", "Lan adapter Transmit Q size", 30), ("002-F20", "RS/6000", "Lan adapter Receive Q size", 30),
         ("000-R29", "RS/6000", "Lan adapter Transmit Q size", 30), ("000-R32", "RS/6000", "thewall", 2048),
         ("000-R53", "VTAM", "rusizes", 1920), ("003-VT-TP-05", "VTAM", "rusizes", 1920),
         ("000-R25", "DOS", "dlc_maxin, dlc_maxout", 2),
@@ -47,13 +48,13 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
     assert (iobuf["node"], iobuf["value"], iobuf["limit_value"], iobuf["fired"]) == ("NCP+VTAM", 384, 384, False)
 
 
-def test_the_demo_listings_evaluate_33_configuration_rules(db):
-    # the 43 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules: those are evaluated on
+def test_the_demo_listings_evaluate_46_configuration_rules(db):
+    # the 56 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules: those are evaluated on
     # ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 43 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+    assert len(rows) == 56 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
                                                     "000-R34", "000-R35", "000-R39", "000-R40"}
 
 
@@ -71,11 +72,22 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     (sdlc,) = [r for r in csaix if r["node"] == "aix01-sdlc"]
     assert (sdlc["rule_id"], sdlc["value"], sdlc["fired"]) == ("002-sdlc-timer", 0.5, False)
     assert sdlc["limit_value"] == pytest.approx(2 * 256 * 8 / 9600)
-    (reuse,) = evaluations["VSE1__ipinit-listing__20260105T060000.csv"]
-    assert (reuse["rule_id"], reuse["value"], reuse["limit_value"], reuse["fired"]) == ("004-aR16", 5, 10, True)
+    # the link station's timers in order (seed 002 L738, L743), its 4096-byte RU in a 4105-byte I-field (L942-L946)
+    assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01" and r["rule_id"] in (
+        "002-R17", "002-F13", "002-R26")} == {"002-R17": False, "002-F13": False, "002-R26": False}
+    vse = {r["rule_id"]: (r["value"], r["limit_value"], r["fired"])
+           for r in evaluations["VSE1__ipinit__20260105T060000.out"]}
+    # REUSE_SIZE 5 < 10, ARP_TIME 6000 < 90000, MAX_SEGMENT 32684 > 1500 - 40, RECORD ON, 20 TELNETD buffers
+    # without a POOL=YES daemon; ALL_BOUND, PULSE_TIME, MAX_BUFFERS and DEBUG as seed 004 advises
+    assert vse == {
+        "004-aR16": (5, 10, True), "004-aR3": (6000, 90000, True), "004-aR9": (32684, 1460, True),
+        "004-aR12": (None, None, True), "004-bR6": (None, None, True), "004-aR13": (20, 0, True),
+        "004-aR5": (30000, 9000, False), "004-aR4": (18000, 18000, False), "004-aR15": (6, 1, False),
+        "004-bR4": (None, None, False)}
     (ram,) = evaluations["aix01__lsattr-El-sys0__20260105T060000.out"]
     assert (ram["rule_id"], ram["value"], ram["fired"]) == ("002-R24", 262144, False)
     tok0 = evaluations["aix01__lsattr-El-tok0__20260105T060000.out"]
     assert sorted((r["rule_id"], r["parameters"], r["value"], r["fired"]) for r in tok0) == [
         ("000-R29", "xmt_que_size", 30, True),
+        ("002-F20", "rec_que_size", 150, False), ("002-F20", "xmt_que_size", 30, True),
         ("002-adapter-queues-150", "rec_que_size", 150, False), ("002-adapter-queues-150", "xmt_que_size", 30, True)]

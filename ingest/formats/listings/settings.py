@@ -62,6 +62,8 @@ ALIASES = {
                                "adapter_transmit_queue"],
     "adapter_receive_queue": ["lan adapter receive q size", "receive queue size", "rec_que_size", "rx_que_size",
                               "adapter_receive_queue"],
+    "ack_timer": ["acknowledgement timer", "acknowledgment timer", "ack timer", "ack_timer", "ack_timeout"],
+    "response_timer": ["response timer", "response_timer", "reply timer", "t1_timeout"],
     "link_speed": ["link speed", "link_speed", "line speed"],
     "repoll_timeout": ["primary repoll frequency", "inactivity time-out", "inactivity timeout", "repoll_timeout"],
     "csm_storage": ["csm storage", "csm_storage"],

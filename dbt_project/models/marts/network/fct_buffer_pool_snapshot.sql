@@ -133,6 +133,8 @@ sna as (
         coalesce(max(value) filter (where counter_name = 'max_buf_total_bytes'),
                  max(value) filter (where counter_name = 'max_used')) as bytes_max_used,
         max(value) filter (where counter_name = 'throttle_status') as throttle_status,
+        -- its high-water mark since the last reset_max_values (seed 002 L636)
+        max(value) filter (where counter_name = 'max_throttle_status') as max_throttle_status,
         coalesce(bool_or(text_value = 'CONGESTED') filter (where counter_name = 'buf_use_status'), false)
             as is_congested,
         coalesce(bool_or(text_value = 'CONGESTED') filter (where counter_name = 'max_buf_use_status'), false)
@@ -164,6 +166,7 @@ pools as (
         cast(null as double) as bytes_limit,
         cast(null as double) as bytes_max_used,
         cast(null as double) as throttle_status,
+        cast(null as double) as max_throttle_status,
         false as is_congested,
         false as was_congested,
         expansion_failed,
@@ -218,6 +221,7 @@ pool_snapshot_rows as (
         pool_growth.requests_delayed_count,
         pool_growth.expansions_count,
         pools.throttle_status,
+        pools.max_throttle_status,
         pools.is_congested,
         pools.was_congested,
         pools.expansion_failed,

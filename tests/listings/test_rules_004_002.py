@@ -1,0 +1,99 @@
+"""The configuration rules of seeds 004 (TCP/IP for VSE's IPINIT SET values and DEFINEs) and 002 (CS/AIX link
+stations) that config_checks and rpt_config_findings evaluate: each fires on a value that breaks it and not on one
+that follows it, with the document's own values where it prints them."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.capacity import config_checks
+from listings.golden_rows import GOLDEN
+
+
+def fired(*settings: tuple[str, str, str]) -> dict[str, list[str]]:
+    """The rules applied to one node's settings (parameter, value, unit) and, per rule, what it found."""
+    findings, applied = config_checks.evaluate([config_checks.setting("n", p, v, u) for p, v, u in settings])
+    return {rule: [f.found for f in findings if f.rule_id == rule] for rule in applied}
+
+
+@pytest.mark.parametrize("rule, parameter, breaks, follows", [
+    # L2704: ARP_TIME "Default is 90000 (5 min), should not be smaller"
+    ("004-aR3", "ARP_TIME", "6000", "90000"),
+    # L2721: PULSE_TIME "Default is 18000 (1 min), should not be smaller"
+    ("004-aR4", "PULSE_TIME", "6000", "18000"),
+    # L2682-L2686: ALL_BOUND default 9000 (30 s), shipped 30000; too low costs CPU
+    ("004-aR5", "ALL_BOUND", "3000", "30000"),
+    # L3056: MAX_BUFFERS "Do NOT specify 0"; the IPINIT example's 6 (L3114)
+    ("004-aR15", "MAX_BUFFERS", "0", "6"),
+    # L2755-L2761: REUSE_SIZE default 10
+    ("004-aR16", "REUSE_SIZE", "5", "10"),
+    # L2981-L2984: SET DEBUG=OFF|ON|FULL, CPU overhead highest for FULL
+    ("004-bR4", "DEBUG", "FULL", "OFF"),
+    # L3380: SET RECORD=ON costs about 0.5% CPU time
+    ("004-bR6", "RECORD", "ON", "OFF"),
+    ("004-aR12", "DIAGNOSE", "PERFORM", "OFF"),
+])
+def test_a_vse_set_value_breaks_or_follows_its_rule(rule, parameter, breaks, follows):
+    debug = [] if parameter == "DEBUG" else [("DEBUG", "OFF", "")]
+    assert fired((parameter, breaks, ""), *debug)[rule]
+    assert fired((parameter, follows, ""), *debug)[rule] == []
+
+
+def test_max_segment_against_the_link_mtu():
+    # L2793-L2795: MAX_SEGMENT = the adapter's MTU - 40; the default 32684 over a 1500-byte Ethernet breaks it
+    assert fired(("MAX_SEGMENT", "32684", ""), ("LINK MTU", "1500", ""))["004-aR9"] == [
+        "MAX_SEGMENT 32,684, MTU 1,500"]
+    assert fired(("MAX_SEGMENT", "1460", ""), ("LINK MTU", "1500", ""))["004-aR9"] == []
+
+
+def test_telnetd_buffers_need_a_pool_daemon():
+    # L3091-L3092: "SET TELNETD_BUFFERS = 0 ... to assure no waste of virtual storage in case these buffers are
+    # not needed"; they serve only TELNET daemons defined with POOL=YES (L3026)
+    assert fired(("TELNETD_BUFFERS", "20", ""), ("TELNETD POOL", "NO", ""))["004-aR13"]
+    assert fired(("TELNETD_BUFFERS", "20", ""))["004-aR13"]
+    assert fired(("TELNETD_BUFFERS", "20", ""), ("TELNETD POOL", "YES", ""))["004-aR13"] == []
+    assert fired(("TELNETD_BUFFERS", "0", ""))["004-aR13"] == []
+
+
+def test_the_documents_ipinit_example_breaks_only_what_its_added_link_breaks():
+    # the golden member is the document's IPINIT example (L3085-L3121) plus a 1500-byte link: its values follow
+    # every rule but MAX_SEGMENT 32684 over that link; a member's first TELNETD_BUFFERS (0) is the one compared
+    from listings.golden_rows import parse
+    rows = parse(GOLDEN / "VSE1__ipinit__20010715T000000.out")["rows"]
+    findings, applied = config_checks.evaluate([config_checks.setting(r[1], r[2], r[4], r[6], r[0]) for r in rows])
+    assert {"004-aR5", "004-aR9", "004-aR12", "004-aR13", "004-aR15", "004-bR4", "004-bR6"} <= set(applied)
+    assert [(f.rule_id, f.found) for f in findings] == [("004-aR9", "MAX_SEGMENT 32,684, MTU 1,500")]
+
+
+@pytest.mark.parametrize("rule", ["002-R17", "002-F13"])
+def test_csaix_dlc_timers(rule):
+    # L738: response timer normally 1 to 2 s; L743: the receiver's acknowledgement timer below it (R17, and F13
+    # as the formula section states it)
+    assert fired(("ack_timeout", "0.1", "s"), ("response timer", "1", "s"))[rule] == []
+    assert fired(("ack_timeout", "1", "s"), ("response timer", "1", "s"))[rule]
+    assert fired(("ack_timeout", "0.1", "s"), ("response timer", "0.5", "s"))[rule]
+
+
+def test_csaix_adapter_queues():
+    # L808, L921 (F20): transmit and receive queues at 150, the maximum; the default 30 limits throughput
+    assert fired(("xmt_que_size", "30", ""), ("rec_que_size", "150", ""))["002-F20"] == ["30"]
+    assert fired(("xmt_que_size", "150", ""), ("rec_que_size", "150", ""))["002-F20"] == []
+
+
+def test_csaix_ru_in_a_frame():
+    # L942-L946 (seed 002 Appendix A), the rule seed 000 states too: an RU of 4096 in a 4105-byte I-field with the
+    # 9-byte APPN header fits; 4100 spills into a second frame
+    assert fired(("max_ru_size", "4096", ""), ("max_ifield", "4105", ""))["002-R26"] == []
+    assert fired(("max_ru_size", "4100", ""), ("max_ifield", "4105", ""))["002-R26"]
+
+
+def test_report_capacity_reads_an_ipinit_member_and_names_a_bad_line(tmp_path):
+    # perfdb report capacity --config reads the member with the ingest parser; a line it cannot read stops it
+    member = GOLDEN / "VSE1__ipinit__20010715T000000.out"
+    with pytest.raises(config_checks.ListingError, match=r"VSE1__ipinit__20010715T000000.out: line 22: expected 'SET NAME"):
+        config_checks.read_listing(member)
+    clean = tmp_path / "VSE1__ipinit__20010715T000000.out"
+    clean.write_text(member.read_text().replace("SET RETRANSMIT 100", "SET RETRANSMIT = 100"))
+    settings = config_checks.read_listing(clean)
+    assert {s.node for s in settings} == {"VSE1"} and len(settings) == 23
+    assert [(f.rule_id, f.found) for f in config_checks.check(settings)] == [("004-aR9", "MAX_SEGMENT 32,684, MTU 1,500")]

@@ -52,7 +52,7 @@ COUNTERS = {
 WORKLOAD_CLASS = WLM_CLASSES[0]  # CICSHIGH: workload ONLINE
 BUILD = ["build", "--select", "+fct_cpu_shift +int_cpu__hourly_spread +fct_msu_lpar_interval +fct_disc_shift "
          "+fct_line_shift +fct_process_shift +int_process__daily +fct_workload_shift +int_workload__daily "
-         "+fct_workload_hourly +int_workload__cpu_hourly", "--exclude-resource-type", "unit_test"]
+         "+fct_workload_hourly +int_workload__cpu_hourly +fct_msu_cpc_interval", "--exclude-resource-type", "unit_test"]
 
 
 def instants(day: dt.date, step: dt.timedelta) -> list[dt.datetime]:
@@ -180,6 +180,30 @@ def test_the_4hra_window_covers_the_time_that_passed(home, day, n_intervals):
         where system_id = '{SMF_SYSTEM}' and cast(interval_start as date) = '{day}' order by interval_start_utc""")
     assert [c for c, _ in covered] == [min(1800.0 * (k + 1), 14400.0) for k in range(n_intervals)]
     assert [valid for _, valid in covered] == [k >= 7 for k in range(n_intervals)]
+
+
+@pytest.mark.parametrize("day, n_intervals", [(FALL_BACK, 50), (SPRING_FORWARD, 46)])
+def test_the_cpc_grid_runs_on_utc_time_one_segment_per_interval_that_occurred(home, day, n_intervals):
+    # SYSD is its CPC's one image: the CPC's segments are its RMF intervals, one after the other in UTC time
+    # (on local time the repeated hour's four segments would start at 02:00, 02:30, 02:00, 02:30 and overlap)
+    cpc = rows(home, f"""select c.interval_start_utc, c.interval_end_utc, c.interval_start, c.msu_per_h,
+            c.rolling_4h_msu_per_h, c.is_4hra_valid, i.interval_start_utc, i.interval_start, i.msu_per_h,
+            i.rolling_4h_msu_per_h, i.is_4hra_valid
+        from marts.fct_msu_cpc_interval as c
+        inner join marts.fct_msu_lpar_interval as i
+            on i.cpc_serial = c.cpc_serial and i.interval_start_utc = c.interval_start_utc
+        where i.system_id = '{SMF_SYSTEM}' and cast(c.interval_start as date) = '{day}'
+        order by c.interval_start_utc""")
+    [(segments,)] = rows(home, f"""select count(*) from marts.fct_msu_cpc_interval
+        where cpc_serial = '{profile_for("SYSB").cpc_serial}' and cast(interval_start as date) = '{day}'""")
+    assert len(cpc) == segments == n_intervals
+    starts = [t.replace(tzinfo=None) for t in instants(day, dt.timedelta(minutes=30))]
+    assert [r[0] for r in cpc] == starts
+    assert [r[1] for r in cpc] == starts[1:] + [starts[-1] + dt.timedelta(minutes=30)]  # no overlap, no gap
+    for (_, _, local_start, msu, rolling, valid, _, image_local_start, image_msu, image_rolling, image_valid) in cpc:
+        assert (local_start, valid) == (image_local_start, image_valid)
+        assert (msu, rolling) == (pytest.approx(image_msu, rel=1e-9),
+                                  None if image_rolling is None or not valid else pytest.approx(image_rolling, rel=1e-9))
 
 
 DAYS = [(FALL_BACK, 25, 9), (SPRING_FORWARD, 23, 7)]

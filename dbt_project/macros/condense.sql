@@ -41,7 +41,8 @@ select
     {%- for column in spec['described'] %}
     max({{ column }}) as {{ column }},
     {%- endfor %}
-    count(distinct {{ spec['hour_key'] }}) as n_hours,
+    -- the hours that occurred (hour_start_utc: a fall-back day's repeated clock hour is two of them)
+    count(distinct hour_start_utc) as n_hours,
     {{ condense_hours(spec['measures']) }}
 from {{ ref(spec['hourly']) }}
 where shift is not null

@@ -38,7 +38,7 @@
         'process': {'keys': ['system_name', 'process_key'], 'columns': process_shift_columns(),
                     'latest': ['shift_name', 'process_name', 'program_file_name']},
         'disc': {'keys': ['system_name', 'device_name'], 'hourly': 'int_disc__hourly',
-                 'measures': disc_hourly_measures(), 'hour_key': 'hour_start_utc'},
+                 'measures': disc_hourly_measures()},
         'line': {'keys': ['system_name', 'device_name'], 'hourly': 'int_line__hourly',
                  'measures': line_hourly_measures()},
         'userdef': {'keys': ['system_name', 'process_key', 'counter_name', 'counter_index'],
@@ -50,9 +50,6 @@
         {%- do spec.setdefault('described', []) %}
         {%- do spec.setdefault('columns', condensed_columns(spec.get('measures', []))) %}
         {%- do spec.setdefault('latest', ['shift_name']) %}
-        {#- the column that tells an hour that occurred from another: hour_start_utc where the hourly model
-            has it (a fall-back day's repeated clock hour is two hours), else the local clock hour -#}
-        {%- do spec.setdefault('hour_key', 'hour_start') %}
     {%- endfor %}
     {{ return(families) }}
 {% endmacro %}

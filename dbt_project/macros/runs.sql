@@ -6,9 +6,11 @@
 
     with_run_flags adds starts_run (1 for the first record of a run) and starts_run_day (1 for the
     first record of a run on its calendar day: counting these per day counts the runs seen that day).
+    Records are taken in the order of `order_by`: interval_start_utc where the relation has it, as the two
+    intervals of a fall-back day's repeated hour share their local start.
     with_run_start adds `run_column`, the interval_start of the run each record belongs to.
 -#}
-{% macro with_run_flags(relation, partition_by, continuing_columns=[]) %}
+{% macro with_run_flags(relation, partition_by, continuing_columns=[], order_by='interval_start') %}
 select
     *,
     case when continues_run then 0 else 1 end as starts_run,
@@ -28,7 +30,7 @@ from (
         ) as continues_run,
         lag(interval_start) over run_window as previous_start
     from {{ relation }}
-    window run_window as (partition by {{ partition_by | join(', ') }} order by interval_start)
+    window run_window as (partition by {{ partition_by | join(', ') }} order by {{ order_by }})
 ) as flagged
 {% endmacro %}
 

@@ -12,13 +12,18 @@
     by the `key` columns), with interval_start_utc: the header's local interval start less SMF70LGO of the
     record the row came in (smf70_cpu_control holds one row per record). Copies are told by the UTC start: a
     fall-back day's repeated local hour holds two RMF intervals of each local start, not a record and its copy. -#}
+{#- The UTC instant of an RMF record's local time `local_ts`: SMF7xLGO (`utc_offset_us`, the product section's) is
+    local minus GMT, so UTC = local - offset; a record without it is taken to keep UTC, as a MEASURE system
+    without a zone is. -#}
+{% macro rmf_utc(local_ts, utc_offset_us) -%}
+    {{ add_millis('-coalesce(cast(' ~ utc_offset_us ~ ' / 1000 as bigint), 0)', local_ts) }}
+{%- endmacro %}
+
 {% macro smf70_first_copy(relation, key=[]) %}
     {%- set with_utc -%}
         (select
             sections.*,
-            -- SMF70LGO is local minus GMT: UTC = local - offset; a record without it is taken to keep UTC, as
-            -- a MEASURE system without a zone is
-            {{ add_millis('-coalesce(cast(records.utc_offset_us / 1000 as bigint), 0)', 'sections.interval_start') }} as interval_start_utc
+            {{ rmf_utc('sections.interval_start', 'records.utc_offset_us') }} as interval_start_utc
         from {{ relation }} as sections
         inner join {{ source('smf', 'smf70_cpu_control') }} as records
             on records.source_file_id = sections.source_file_id

@@ -115,6 +115,7 @@ def test_a_generated_day_round_trips_per_service_class(tmp_path):
     want: dict[str, list[float]] = {}
     for r, c in zip(rows, plan.wlm):
         assert (r["interval_start"], r["class_name"], r["workload_name"]) == (c.start, c.wlm.name, c.wlm.workload)
+        assert r["utc_offset_us"] == plan.profile.utc_offset_h * 3_600_000_000  # SMF72LGO, the product section's
         g = got.setdefault(r["class_name"], [0, 0, 0, 0])
         w = want.setdefault(c.wlm.name, [0, 0, 0, 0])
         for total, value in ((g, (r["cpu_service_units"], r["srb_service_units"], r["ziip_service_units"], r["transactions_ended"])),

@@ -1,16 +1,17 @@
 """Days that are not 24 hours: a fall-back day (25 local hours) and a spring-forward day (23) of one MEASURE system
 and one SMF system in Europe/Berlin, ingested from files the real writers produce.
 
-* MEASURE (``\\DEV1``, CSV of CPU and DISC records): hourly intervals stamped in local civil time with no offset; the seed
+* MEASURE (``\\DEV1``, CSV of CPU, DISC, LINE and PROCESS records): hourly intervals stamped in local civil time with no offset; the seed
   system_time_zones names the system's zone. On 2026-10-25 the clock goes back from 03:00 CEST to 02:00 CET, so
   two intervals start at 02:00 local (the first ends at 02:00 again, 3600 s later); on 2026-03-29 it goes forward
   from 02:00 CET to 03:00 CEST, so one interval runs from 01:00 to 03:00 local in 3600 s.
-* SMF (``SYSD``, type 70.1): 30-minute RMF intervals, the header local, SMF70LGO +2 h before and +1 h after the
-  change: on the fall-back day four intervals start at 02:00 or 02:30 local.
+* SMF (``SYSD``, types 70.1 and 72.3): 30-minute RMF intervals, the header local, SMF70LGO (SMF72LGO) +2 h before
+  and +1 h after the change: on the fall-back day four intervals start at 02:00 or 02:30 local.
 
 Every interval that occurred carries its own busy value, so an hour merged, lost or counted twice shows. The
 hours are 25 and 23, the night shift (0-8) holds 9 and 7 of them, and the day's hours and shifts add up to the
-intervals. The four-hour rolling MSU average of SMF runs on UTC time: its window covers the hours that passed.
+intervals; so do the lines', the process's and the workloads' (a NonStop program, a z/OS service class). The
+four-hour rolling MSU average of SMF runs on UTC time: its window covers the hours that passed.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ import pytest
 import read_only_db
 
 from ingest import dbt_runner
-from ingest.generate._smf_plan import CpuSample, RmfInterval, profile_for
-from ingest.generate._smf_records import rmf_record, write_dump
+from ingest.generate._smf_plan import WLM_CLASSES, ClassInterval, CpuSample, RmfInterval, profile_for
+from ingest.generate._smf_records import rmf_record, workload_record, write_dump
 from ingest.home import Home
 from ingest.warehouse import database, loading
 
@@ -40,9 +41,18 @@ COUNTERS = {
     "cpu": ("cpu-busy-time,cpu-qtime", lambda k: f"{measure_busy_pct(k) * 36_000_000},0"),
     "disc": ("device-name,request-qtime,requests,reads,writes,input-bytes,output-bytes,read-busy-time,write-busy-time,"
              "device-qbusy-time", lambda k: f"$DATA01,0,{100 + k},{100 + k},0,4096,0,{measure_busy_pct(k) * 36_000_000},0,0"),
+    "line": ("device-name,read-busy-time,write-busy-time,requests,input-bytes,output-bytes,reads,writes,transactions,"
+             "response-time", lambda k: f"$LINE1,{measure_busy_pct(k) * 36_000_000},0,{100 + k},1000,1000,10,10,{10 + k},"
+                                        f"{(10 + k) * 50_000}"),
+    # one process all day (program ORDRSRV: workload ORDERS of the seed workload_definitions) in CPU 0
+    "process": ("pin,process-name,priority,program-file-name,cpu-busy-time,ready-time,dispatches,messages-sent,"
+                "messages-received,recv-qtime", lambda k: f"5,$ORD1,150,$DATA1.ORDERS.ORDRSRV,"
+                                                          f"{measure_busy_pct(k) * 36_000_000},0,100,10,{100 + k},0"),
 }
-BUILD = ["build", "--select", "+fct_cpu_shift +int_cpu__hourly_spread +fct_msu_lpar_interval +fct_disc_shift",
-         "--exclude-resource-type", "unit_test"]
+WORKLOAD_CLASS = WLM_CLASSES[0]  # CICSHIGH: workload ONLINE
+BUILD = ["build", "--select", "+fct_cpu_shift +int_cpu__hourly_spread +fct_msu_lpar_interval +fct_disc_shift "
+         "+fct_line_shift +fct_process_shift +int_process__daily +fct_workload_shift +int_workload__daily "
+         "+fct_workload_hourly +int_workload__cpu_hourly +fct_msu_cpc_interval", "--exclude-resource-type", "unit_test"]
 
 
 def instants(day: dt.date, step: dt.timedelta) -> list[dt.datetime]:
@@ -65,8 +75,8 @@ def smf_busy_pct(k: int) -> float:
 
 
 def measure_csv(day: dt.date, entity: str) -> str:
-    """Processor 0's (or its disc $DATA01's) hourly intervals of ``day``, 10 + k percent busy in the k-th hour
-    that occurred."""
+    """Processor 0's (or its disc $DATA01's, line $LINE1's, process $ORD1's) hourly intervals of ``day``, 10 + k
+    percent busy in the k-th hour that occurred."""
     names, values = COUNTERS[entity]
     rows = [f"{MEASURE_SYSTEM},0,DST00001,{local(t)},{local(t + dt.timedelta(hours=1))},3600000000,0,{values(k)}\n"
             for k, t in enumerate(instants(day, dt.timedelta(hours=1)))]
@@ -74,7 +84,8 @@ def measure_csv(day: dt.date, entity: str) -> str:
 
 
 def smf_records(day: dt.date) -> list[bytes]:
-    """One 70.1 record per 30-minute RMF interval of ``day`` for one CP, 20 + k/2 percent busy in the k-th."""
+    """One 70.1 record per 30-minute RMF interval of ``day`` for one CP, 20 + k/2 percent busy in the k-th, and a
+    72.3 record of one service class that used 90 % of that busy."""
     records = []
     for k, t in enumerate(instants(day, dt.timedelta(minutes=30))):
         offset_h = int(t.astimezone(ZONE).utcoffset() / dt.timedelta(hours=1))
@@ -86,6 +97,9 @@ def smf_records(day: dt.date) -> list[bytes]:
         others = [("TESTLP", 2, "CP", interval_us // 10, interval_us // 10, interval_us),
                   ("PHYSICAL", 0, "CP", interval_us // 250, 0, interval_us)]
         records.append(rmf_record(profile, RmfInterval(local(t), interval_us // 1000, [cpu], others)))
+        records.append(workload_record(profile, ClassInterval(
+            WORKLOAD_CLASS, local(t), interval_us // 1000, local(t + dt.timedelta(minutes=30)),
+            cp_s=0.9 * busy_us / 1e6, ziip_s=0.0, transactions=100 + k, dasd_io=10)))
     return records
 
 
@@ -103,7 +117,7 @@ def home(tmp_path_factory) -> Home:
     con = database.connect(home)
     results = [result for path in paths for result in loading.ingest_files(con, [path])]
     con.close()
-    assert [(r.status, r.ok) for r in results] == [("loaded", True)] * 6
+    assert [(r.status, r.ok) for r in results] == [("loaded", True)] * len(paths)
     assert dbt_runner.run_dbt(home, BUILD, quiet=True) == 0
     return home
 
@@ -168,16 +182,111 @@ def test_the_4hra_window_covers_the_time_that_passed(home, day, n_intervals):
     assert [valid for _, valid in covered] == [k >= 7 for k in range(n_intervals)]
 
 
-@pytest.mark.parametrize("day, n_hours, night_hours", [(FALL_BACK, 25, 9), (SPRING_FORWARD, 23, 7)])
-def test_the_disc_hours_and_shifts_count_the_hours_that_occurred(home, day, n_hours, night_hours):
-    hourly = rows(home, f"""select hour_start_utc, hour_start, busy_pct, measured_s from intermediate.int_disc__hourly
-        where system_name = '\\DEV1' and device_name = '$DATA01' and cast(hour_start as date) = '{day}'
-        order by hour_start_utc""")
+@pytest.mark.parametrize("day, n_intervals", [(FALL_BACK, 50), (SPRING_FORWARD, 46)])
+def test_the_cpc_grid_runs_on_utc_time_one_segment_per_interval_that_occurred(home, day, n_intervals):
+    # SYSD is its CPC's one image: the CPC's segments are its RMF intervals, one after the other in UTC time
+    # (on local time the repeated hour's four segments would start at 02:00, 02:30, 02:00, 02:30 and overlap)
+    cpc = rows(home, f"""select c.interval_start_utc, c.interval_end_utc, c.interval_start, c.msu_per_h,
+            c.rolling_4h_msu_per_h, c.is_4hra_valid, i.interval_start_utc, i.interval_start, i.msu_per_h,
+            i.rolling_4h_msu_per_h, i.is_4hra_valid
+        from marts.fct_msu_cpc_interval as c
+        inner join marts.fct_msu_lpar_interval as i
+            on i.cpc_serial = c.cpc_serial and i.interval_start_utc = c.interval_start_utc
+        where i.system_id = '{SMF_SYSTEM}' and cast(c.interval_start as date) = '{day}'
+        order by c.interval_start_utc""")
+    [(segments,)] = rows(home, f"""select count(*) from marts.fct_msu_cpc_interval
+        where cpc_serial = '{profile_for("SYSB").cpc_serial}' and cast(interval_start as date) = '{day}'""")
+    assert len(cpc) == segments == n_intervals
+    starts = [t.replace(tzinfo=None) for t in instants(day, dt.timedelta(minutes=30))]
+    assert [r[0] for r in cpc] == starts
+    assert [r[1] for r in cpc] == starts[1:] + [starts[-1] + dt.timedelta(minutes=30)]  # no overlap, no gap
+    for (_, _, local_start, msu, rolling, valid, _, image_local_start, image_msu, image_rolling, image_valid) in cpc:
+        assert (local_start, valid) == (image_local_start, image_valid)
+        assert (msu, rolling) == (pytest.approx(image_msu, rel=1e-9),
+                                  None if image_rolling is None or not valid else pytest.approx(image_rolling, rel=1e-9))
+
+
+DAYS = [(FALL_BACK, 25, 9), (SPRING_FORWARD, 23, 7)]
+# each MEASURE entity's hourly model, its busy measure and raw busy counters, and its shift fact
+ENTITIES = {
+    "disc": ("int_disc__hourly", "busy_pct", "read_busy_time + write_busy_time", "fct_disc_shift"),
+    "line": ("int_line__hourly", "busy_pct", "read_busy_time + write_busy_time", "fct_line_shift"),
+    "process": ("int_process__hourly", "cpu_busy_pct", "cpu_busy_time", "fct_process_shift"),
+}
+
+
+def raw_day(home: Home, table: str, columns: str, day: dt.date) -> tuple:
+    """Sums over the raw records whose local start falls on ``day``: what the hours must add up to."""
+    [sums] = rows(home, f"select {columns} from raw.{table} where cast(from_timestamp as date) = '{day}'")
+    return sums
+
+
+@pytest.mark.parametrize("entity", ENTITIES)
+@pytest.mark.parametrize("day, n_hours, night_hours", DAYS)
+def test_the_measure_entities_hours_and_shifts_count_the_hours_that_occurred(home, entity, day, n_hours, night_hours):
+    hourly_model, busy, busy_counters, shift_model = ENTITIES[entity]
+    hourly = rows(home, f"""select hour_start_utc, hour_start, {busy}, measured_s from intermediate.{hourly_model}
+        where system_name = '\\DEV1' and cast(hour_start as date) = '{day}' order by hour_start_utc""")
     expected = expected_hours(day, MEASURE_SYSTEM)
     assert [(utc, clock) for utc, clock, *_ in hourly] == [(utc, clock) for utc, clock, _ in expected]
-    assert [busy for _, _, busy, _ in hourly] == pytest.approx([busy for *_, busy in expected], rel=1e-9)
-    assert sum(measured for *_, measured in hourly) == 3600.0 * n_hours
-    shifts = rows(home, f"""select shift, n_hours, busy_pct_avg from marts.fct_disc_shift
+    assert [pct for _, _, pct, _ in hourly] == pytest.approx([pct for *_, pct in expected], rel=1e-9)
+    # the day's measured seconds and busy percent-hours (busy µs / 36e6: every interval is an hour) from raw
+    measured_s, busy_pct_hours = raw_day(home, f"measure_{entity}",
+                                         f"sum(delta_time) / 1e6, sum({busy_counters}) / 36e6", day)
+    assert (sum(m for *_, m in hourly), measured_s) == (3600.0 * n_hours, 3600.0 * n_hours)
+    shifts = rows(home, f"""select shift, n_hours, {busy}_avg from marts.{shift_model}
         where system_name = '\\DEV1' and shift_date = '{day}' order by shift""")
     assert [(shift, n) for shift, n, _ in shifts] == [(1, 8), (2, 8), (3, night_hours)]
-    assert sum(avg * n for _, n, avg in shifts) == pytest.approx(sum(busy for *_, busy in expected), rel=1e-9)
+    assert sum(avg * n for _, n, avg in shifts) == pytest.approx(busy_pct_hours, rel=1e-9)
+
+
+@pytest.mark.parametrize("day, n_hours", [(d, n) for d, n, _ in DAYS])
+def test_the_process_day_is_one_run_through_the_hour_repeated_or_skipped(home, day, n_hours):
+    # the records follow one another in UTC order: the repeated hour's two intervals continue the run
+    [(runs, run_time_s, cpu_busy_s, received)] = rows(home, f"""select process_runs, run_time_s, cpu_busy_s,
+        messages_received_count from intermediate.int_process__daily where system_name = '\\DEV1'
+        and report_date = '{day}'""")
+    raw = raw_day(home, "measure_process", "sum(delta_time) / 1e6, sum(cpu_busy_time) / 1e6, sum(messages_received)", day)
+    assert (runs, run_time_s, cpu_busy_s, received) == (1, *raw)
+    assert run_time_s == 3600.0 * n_hours
+
+
+# a workload's CPU seconds in each hour that occurred: the process's busy (NonStop), 90 % of the CP's (z/OS)
+WORKLOAD_CPU_PER_BUSY_PCT = {"nonstop": 36.0, "zos": 0.9 * 36.0}
+
+
+@pytest.mark.parametrize("platform, system", [("nonstop", MEASURE_SYSTEM), ("zos", SMF_SYSTEM)])
+@pytest.mark.parametrize("day, n_hours, night_hours", DAYS)
+def test_the_workload_hours_shifts_and_days_count_the_hours_that_occurred(home, platform, system, day, n_hours,
+                                                                          night_hours):
+    where = f"platform = '{platform}' and system_name = '{system}'"
+    hourly = rows(home, f"""select hour_start_utc, hour_start, workload, cpu_s from intermediate.int_workload__hourly
+        where {where} and cast(hour_start as date) = '{day}' order by hour_start_utc""")
+    expected = expected_hours(day, system)
+    assert [(utc, clock) for utc, clock, *_ in hourly] == [(utc, clock) for utc, clock, _ in expected]
+    assert {workload for _, _, workload, _ in hourly} == {"ORDERS" if platform == "nonstop" else "ONLINE"}
+    assert [cpu for *_, cpu in hourly] == pytest.approx(
+        [WORKLOAD_CPU_PER_BUSY_PCT[platform] * busy for *_, busy in expected], abs=1e-3)
+    # the day's CPU seconds: the intervals' (MEASURE's process busy; SMF 72.3's service in CP seconds, two
+    # 30-minute intervals an hour, none taken for a copy of the other)
+    if platform == "nonstop":
+        [day_cpu_s] = raw_day(home, "measure_process", "sum(cpu_busy_time) / 1e6", day)
+    else:
+        [(intervals, day_cpu_s)] = rows(home, f"""select count(*), sum(cp_cpu_s) from staging.stg_smf__workload_period
+            where system_id = '{system}' and cast(interval_start as date) = '{day}' and not is_report_class""")
+        assert intervals == 2 * n_hours
+    assert sum(cpu for *_, cpu in hourly) == pytest.approx(day_cpu_s, rel=1e-12)
+    shifts = rows(home, f"""select shift, n_hours, cpu_s from marts.fct_workload_shift
+        where {where} and shift_date = '{day}' order by shift""")
+    assert [(shift, n) for shift, n, _ in shifts] == [(1, 8), (2, 8), (3, night_hours)]
+    assert sum(cpu for *_, cpu in shifts) == pytest.approx(day_cpu_s, rel=1e-12)
+    [(daily_hours, daily_cpu_s)] = rows(home, f"""select n_hours, cpu_s from intermediate.int_workload__daily
+        where {where} and day = '{day}'""")
+    assert (daily_hours, daily_cpu_s) == (n_hours, pytest.approx(day_cpu_s, rel=1e-12))
+    # per processor (z/OS: the CP's busy share of its hour, the one CP) and as a share of the hour's workloads
+    [(cpu_hours, per_cpu_s)] = rows(home, f"""select count(distinct hour_start_utc), sum(cpu_s)
+        from intermediate.int_workload__cpu_hourly where {where} and cast(hour_start as date) = '{day}'""")
+    assert (cpu_hours, per_cpu_s) == (n_hours, pytest.approx(day_cpu_s, rel=1e-12))
+    shares = rows(home, f"""select cpu_share_pct from marts.fct_workload_hourly
+        where {where} and cast(hour_start as date) = '{day}'""")
+    assert [pct for pct, in shares] == pytest.approx([100.0] * n_hours, rel=1e-12)

@@ -25,7 +25,7 @@ from ingest.formats.smf.headers import (
     whole_records,
 )
 from ingest.formats.smf.records import RecordBatch
-from ingest.formats.smf.smf70 import rmf_interval
+from ingest.formats.smf.smf70 import rmf_interval, utc_offset_us
 from ingest.formats.smf.tables import I64, SECTION_INDEX, SUBSYSTEM_ID, TS
 
 FIRST_TRIPLET = 28
@@ -36,6 +36,7 @@ def leading_columns(rtype: int) -> tuple[Column, ...]:
     return (SUBSYSTEM_ID,
             Column("interval_start", TS, f"SMF{rtype}DAT + SMF{rtype}IST: start of the RMF interval, local time."),
             Column("interval_us", I64, f"SMF{rtype}INT (`mmsstttF`): length of the RMF interval, µs."),
+            Column("utc_offset_us", I64, f"SMF{rtype}LGO: local time minus UTC, µs (signed)."),
             SECTION_INDEX)
 
 
@@ -45,6 +46,7 @@ class RmfRecords:
     triplets: list[Triplet]  # in the type's order, one row per kept record
     start: np.ndarray  # interval start, datetime64[us]
     interval_us: np.ndarray
+    utc_offset_us: pa.Array  # SMF70LGO of the product section (the same layout in every RMF record)
     rejects: list[tuple[int, str]]
 
 
@@ -73,12 +75,14 @@ def rmf_records(batch: RecordBatch, rows: np.ndarray, rtype: int, names: list[st
                            f"(offsets {at + 14}/{at + 10}) or length SMF{rtype}INT (offset {at + 18}) is not valid packed decimal")
     keep = np.flatnonzero([p is None for p in problems])
     rejects = [(int(rows[i]), p) for i, p in enumerate(problems) if p is not None]
-    return RmfRecords(rows[keep], [t.take(keep) for t in triplets], start[keep], interval_us[keep], rejects)
+    return RmfRecords(rows[keep], [t.take(keep) for t in triplets], start[keep], interval_us[keep],
+                      utc_offset_us(first_instance(batch, rows[keep], prs.take(keep))), rejects)
 
 
 def interval_columns(batch: RecordBatch, header: Header, kept: RmfRecords, sections: Sections) -> tuple[pa.Array, dict[str, pa.Array]]:
     """For sections of the kept records: each one's record among them (to repeat record fields with ``take``) and
-    the columns every such table starts with (common columns, subsystem, interval, section index)."""
+    the columns every such table starts with (common columns, subsystem, interval and its UTC offset, section
+    index)."""
     by_record = np.full(len(batch), -1, dtype=np.int64)
     by_record[kept.rows] = np.arange(len(kept.rows))
     owner = pa.array(by_record[sections.rec])
@@ -87,5 +91,6 @@ def interval_columns(batch: RecordBatch, header: Header, kept: RmfRecords, secti
         "subsystem_id": header.ssi.take(pa.array(kept.rows)).take(owner),
         "interval_start": ts_array(kept.start, np.ones(len(kept.rows), dtype=bool)).take(owner),
         "interval_us": pa.array(kept.interval_us, pa.int64()).take(owner),
+        "utc_offset_us": kept.utc_offset_us.take(owner),
         "section_index": pa.array(sections.inst, pa.int64()),
     }

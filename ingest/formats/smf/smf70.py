@@ -220,6 +220,13 @@ def rmf_interval(product: Sections) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return start, start_ok, interval_us, int_present & int_ok & (seconds < 60)
 
 
+def utc_offset_us(product: Sections) -> pa.Array:
+    """SMF70LGO (offset 60 of the RMF product section, the same in types 70-79): local time minus GMT in signed
+    STCK units (bit 51 = 1 µs), µs; NULL where the section is too short to hold it."""
+    lgo, present = product.matrix(60, 8)
+    return int_array(np.ascontiguousarray(lgo).view(">i8")[:, 0].astype(np.int64) >> 12, present)
+
+
 def _lookup(rec: np.ndarray, inst: np.ndarray, want_rec: np.ndarray, want_inst: np.ndarray) -> np.ndarray:
     """Index of the row with (rec, inst) == (want_rec, want_inst), or -1: joins sections of the same record."""
     if len(rec) == 0:
@@ -274,7 +281,6 @@ def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
     ones = np.ones(n, dtype=bool)
 
     product = first_instance(batch, rows, prs)
-    lgo, lgo_present = product.matrix(60, 8)  # signed STCK units: local minus GMT
     cycle_m, cycle_present = product.matrix(36, 4)  # SMF70CYC 000ttttF, milliseconds
     cycle_ms, cycle_ok = packed_int(cycle_m)
     control = {
@@ -283,7 +289,7 @@ def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
         "interval_start": ts_array(start, ones),
         "interval_us": pa.array(interval_us, pa.int64()),
         "cycle_us": int_array(cycle_ms * 1000, cycle_present & cycle_ok),
-        "utc_offset_us": int_array(np.ascontiguousarray(lgo).view(">i8")[:, 0].astype(np.int64) >> 12, lgo_present),
+        "utc_offset_us": utc_offset_us(product),
         **decode_fields(product, PRODUCT),
         **decode_fields(first_instance(batch, rows, ccs), CONTROL),
         "cpu_section_count": pa.array(cps.number, pa.int64()),

@@ -1,5 +1,6 @@
 -- One row per communication line and clock hour: busy, throughput and the average response time of
--- the terminal transactions the line carried.
+-- the terminal transactions the line carried. Hours are keyed by their UTC instant (hour_start_utc): a
+-- fall-back day's repeated clock hour is two rows.
 {{ config(materialized='incremental',
           unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with records as (
@@ -10,8 +11,9 @@ with records as (
 hourly as (
     select
         system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        max_by(cpu_num, interval_start) as cpu_num,
-        max_by(device_type, interval_start) as device_type,
+        {{ hour_start_utc('interval_start', 'interval_start_utc') }} as hour_start_utc,
+        max_by(cpu_num, interval_start_utc) as cpu_num,
+        max_by(device_type, interval_start_utc) as device_type,
         cast(sum(delta_time_us) as double) / 1e6 as measured_s,
         {{ busy_pct('sum(read_busy_us) + sum(write_busy_us)') }} as busy_pct,
         {{ busy_pct('sum(read_busy_us)') }} as read_busy_pct,
@@ -25,7 +27,8 @@ hourly as (
         cast(sum(response_time_us) as double) / nullif(sum(transaction_count), 0) / 1e3 as response_ms,
         sum(transaction_count) as transaction_count
     from records
-    group by system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }}
+    group by system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }},
+        {{ hour_start_utc('interval_start', 'interval_start_utc') }}
 )
 
 {{ with_shift('hourly') }}

@@ -2,7 +2,9 @@
 -- process_runs counts the processes (runs) whose first record of the day falls in the hour. A record
 -- that begins where the previous record of that CPU and PIN ended, for the same program, continues a
 -- run; any other record starts a new one. PINs are reused, so a program created again and again in
--- one PIN shows as many runs: the COUNT of the Process Summary report.
+-- one PIN shows as many runs: the COUNT of the Process Summary report. Hours are keyed by their UTC
+-- instant (hour_start_utc): a fall-back day's repeated clock hour is two rows, and records follow one another
+-- in UTC order.
 {{ config(materialized='incremental',
           unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 {%- set program_keys = ['system_name', 'cpu_num', 'pin', 'program_file_name'] %}
@@ -12,13 +14,14 @@ with records as (
 ),
 
 runs as (
-    {{ with_run_flags('records', ['system_name', 'cpu_num', 'pin'], ['program_file_name']) }}
+    {{ with_run_flags('records', ['system_name', 'cpu_num', 'pin'], ['program_file_name'], 'interval_start_utc') }}
 ),
 
 hourly as (
     select
         {{ program_keys | join(', ') }},
         {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
+        {{ hour_start_utc('interval_start', 'interval_start_utc') }} as hour_start_utc,
         sum(starts_run_day) as process_runs,
         max(process_name) as process_name,
         max(priority) as priority,
@@ -37,7 +40,8 @@ hourly as (
         sum(messages_received_count) as messages_received_count,
         {{ process_key('max(process_name)') }} as process_key
     from runs
-    group by {{ program_keys | join(', ') }}, {{ dbt.date_trunc('hour', 'interval_start') }}
+    group by {{ program_keys | join(', ') }}, {{ dbt.date_trunc('hour', 'interval_start') }},
+        {{ hour_start_utc('interval_start', 'interval_start_utc') }}
 )
 
 {{ with_shift('hourly') }}

@@ -10,12 +10,14 @@
 -- transactions: on NonStop the $RECEIVE messages the workload's processes in that CPU received (as
 -- int_workload__hourly counts a workload's transactions); on z/OS NULL, as SMF 72.3 does not say which
 -- processor a transaction ran on (fct_workload_hourly has the service class's).
+-- Hours are keyed by their UTC instant (hour_start_utc): a fall-back day's repeated clock hour is two rows.
 -- A day model (macros/incremental.sql): a night rebuilds the hours of the touched days.
 {{ config(materialized='incremental', unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with nonstop as (
     select
         p.system_name,
         p.hour_start,
+        p.hour_start_utc,
         p.cpu_num,
         e.workload,
         sum(p.cpu_busy_s) as cpu_s,
@@ -24,17 +26,17 @@ with nonstop as (
     {{ join_workload_entity('p.system_name', 'p.hour_start', 'nonstop', 'program', 'p.program_file_name',
                             [null_safe_equal('e.secondary_name', 'p.process_name')]) }}
     where {{ touched('p.system_name', 'p.hour_start', 'day') }}
-    group by p.system_name, p.hour_start, p.cpu_num, e.workload
+    group by p.system_name, p.hour_start, p.hour_start_utc, p.cpu_num, e.workload
 ),
 
 zos_processors as (
     -- each processor's part of its type's busy in the hour
     select
         system_name,
-        hour_start,
+        hour_start_utc,
         cpu_num,
         cpu_type,
-        busy_pct / nullif(sum(busy_pct) over (partition by system_name, hour_start, cpu_type), 0) as part
+        busy_pct / nullif(sum(busy_pct) over (partition by system_name, hour_start_utc, cpu_type), 0) as part
     from {{ ref('int_cpu__hourly') }}
     where source = 'smf70'
         and cpu_type in ('CP', 'zIIP')
@@ -46,6 +48,7 @@ zos as (
     select
         w.system_name,
         w.hour_start,
+        w.hour_start_utc,
         c.cpu_num,
         w.workload,
         case c.cpu_type when 'CP' then w.cpu_s else w.ziip_s end * c.part as cpu_s,
@@ -53,13 +56,15 @@ zos as (
     from {{ ref('int_workload__hourly') }} as w
     inner join zos_processors as c
         on c.system_name = w.system_name
-        and c.hour_start = w.hour_start
+        and c.hour_start_utc = w.hour_start_utc
     where w.platform = 'zos'
         and {{ touched('w.system_name', 'w.hour_start', 'day') }}
 )
 
-select 'nonstop' as platform, system_name, hour_start, cpu_num, workload, cpu_s, transactions, false as is_allocated
+select 'nonstop' as platform, system_name, hour_start, hour_start_utc, cpu_num, workload, cpu_s, transactions,
+    false as is_allocated
 from nonstop
 union all
-select 'zos' as platform, system_name, hour_start, cpu_num, workload, coalesce(cpu_s, 0), transactions, true as is_allocated
+select 'zos' as platform, system_name, hour_start, hour_start_utc, cpu_num, workload, coalesce(cpu_s, 0), transactions,
+    true as is_allocated
 from zos

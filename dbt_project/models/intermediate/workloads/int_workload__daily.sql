@@ -8,7 +8,8 @@ select
     system_name,
     cast(hour_start as date) as day,
     workload,
-    count(distinct hour_start) as n_hours,
+    -- the hours that occurred: 25 or 23 on a day the clocks change
+    count(distinct hour_start_utc) as n_hours,
     {{ workload_sums() }}
 from {{ ref('int_workload__hourly') }}
 where {{ touched('system_name', 'hour_start', 'day') }}

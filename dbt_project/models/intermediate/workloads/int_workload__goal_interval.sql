@@ -8,6 +8,8 @@ with periods as (
     select
         system_id as system_name,
         interval_start,
+        -- a fall-back day's repeated hour holds two intervals of each local start
+        interval_start_utc,
         {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
         interval_s,
         policy_name,

@@ -3,6 +3,8 @@
 -- general CP seconds, zIIP seconds, transactions ended, their elapsed time and DASD I/Os.
 -- NonStop: MEASURE processes (int_process__hourly): CPU busy seconds and $RECEIVE messages received,
 -- the requests the workload's processes served; MEASURE has no I/O count per process.
+-- Hours are keyed by their UTC instant (hour_start_utc: SMF72LGO on z/OS, the system's zone on NonStop): a
+-- fall-back day's repeated clock hour is two rows.
 -- A day model (macros/incremental.sql): a night rebuilds the hours of the touched days.
 {{ config(materialized='incremental', unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with measured as (
@@ -10,6 +12,7 @@ with measured as (
         'zos' as platform,
         w.system_id as system_name,
         {{ dbt.date_trunc('hour', 'w.interval_start') }} as hour_start,
+        {{ hour_start_utc('w.interval_start', 'w.interval_start_utc') }} as hour_start_utc,
         e.workload,
         w.cp_cpu_s as cpu_s,
         w.ziip_s,
@@ -25,6 +28,7 @@ with measured as (
         'nonstop' as platform,
         p.system_name,
         p.hour_start,
+        p.hour_start_utc,
         e.workload,
         p.cpu_busy_s as cpu_s,
         cast(null as double) as ziip_s,
@@ -42,6 +46,7 @@ hourly as (
         platform,
         system_name,
         hour_start,
+        hour_start_utc,
         workload,
         sum(cpu_s) as cpu_s,
         sum(ziip_s) as ziip_s,
@@ -49,7 +54,7 @@ hourly as (
         sum(elapsed_s) as elapsed_s,
         sum(io_count) as io_count
     from measured
-    group by platform, system_name, hour_start, workload
+    group by platform, system_name, hour_start, hour_start_utc, workload
 )
 
 {{ with_shift('hourly') }}

@@ -4,9 +4,9 @@
 -- the ends of all their intervals, each image's rate time-weighted over the overlap, and the CPC's 4HRA at a
 -- point in time is the sum of its images' 4HRAs at that point (macros/msu.sql). Synchronised images give one
 -- segment per RMF interval, starting with it. Grain day_and_next as fct_msu_lpar_interval's, by CPC: a
--- touched system's day rebuilds its CPC's day and the day after (meta touched_via). The grid is on local
--- time: on a fall-back day the repeated hour's segments of a CPC overlap (its images' own rows are keyed by
--- their UTC start, fct_msu_lpar_interval).
+-- touched system's day rebuilds its CPC's day and the day after (meta touched_via). The grid is on UTC time:
+-- a fall-back day's repeated hour is two hours of segments (keyed by interval_start_utc), each with its local
+-- times.
 {{ config(materialized='incremental', unique_key=['cpc_serial', 'interval_start'],
           meta={'touched_grain': 'day_and_next',
                 'touched_via': {'model': 'fct_msu_lpar_interval', 'system': 'system_id', 'group': 'cpc_serial'}}) }}
@@ -16,7 +16,9 @@ select
     cpc_serial,
     interval_start,
     interval_end,
+    interval_start_utc,
+    interval_end_utc,
     {{ msu_group_sums() }},
     sum(is_capped) as capped_lpar_count
 from image_segments
-group by cpc_serial, interval_start, interval_end
+group by cpc_serial, interval_start, interval_end, interval_start_utc, interval_end_utc

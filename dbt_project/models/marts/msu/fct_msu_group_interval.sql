@@ -1,7 +1,7 @@
 -- Per capacity group (SMF70GNM on its CPC) and segment of time: its members' 4HRA together against the group
 -- limit (SMF70GMU), which WLM caps the group by. Summed as the CPC's (fct_msu_cpc_interval, macros/msu.sql):
 -- on the common grid of the members' interval ends, so members whose RMF intervals are not synchronised count
--- at the same points in time. Grain day_and_next by CPC, as the CPC's.
+-- at the same points in time, on UTC time. Grain day_and_next by CPC, as the CPC's.
 {{ config(materialized='incremental', unique_key=['cpc_serial', 'interval_start'],
           meta={'touched_grain': 'day_and_next',
                 'touched_via': {'model': 'fct_msu_lpar_interval', 'system': 'system_id', 'group': 'cpc_serial'}}) }}
@@ -13,10 +13,12 @@ sums as (
         capacity_group_name,
         interval_start,
         interval_end,
+        interval_start_utc,
+        interval_end_utc,
         {{ msu_group_sums() }},
         max(group_max_msu_per_h) as group_max_msu_per_h
     from image_segments
-    group by cpc_serial, capacity_group_name, interval_start, interval_end
+    group by cpc_serial, capacity_group_name, interval_start, interval_end, interval_start_utc, interval_end_utc
 )
 
 select
@@ -24,6 +26,8 @@ select
     capacity_group_name,
     interval_start,
     interval_end,
+    interval_start_utc,
+    interval_end_utc,
     lpar_count as member_count,
     msu_per_h,
     rolling_4h_msu_per_h,

@@ -14,7 +14,8 @@ select
     max_by(cpu_num, hour_start) as cpu_num,
     max_by(pin, hour_start) as pin,
     max_by(priority, hour_start) as priority,
-    count(distinct hour_start) as n_hours,
+    -- the hours that occurred: 9 or 7 in the shift a change of the clocks falls in
+    count(distinct hour_start_utc) as n_hours,
     sum(cpu_busy_s) as cpu_busy_s,
     sum(messages_sent_count) as messages_sent_count,
     sum(messages_received_count) as messages_received_count,

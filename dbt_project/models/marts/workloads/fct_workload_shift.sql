@@ -11,7 +11,8 @@ with shifts as (
         shift,
         max(shift_name) as shift_name,
         workload,
-        count(distinct hour_start) as n_hours,
+        -- the hours that occurred: 9 or 7 in the shift a change of the clocks falls in
+        count(distinct hour_start_utc) as n_hours,
         {{ workload_sums() }}
     from {{ ref('int_workload__hourly') }}
     where shift is not null

@@ -9,6 +9,7 @@
 select
     u.system_name,
     u.hour_start,
+    u.hour_start_utc,
     u.shift_date,
     u.shift,
     u.shift_name,
@@ -24,5 +25,5 @@ from {{ ref('int_userdef__hourly') }} as u
                         ['e.secondary_name = u.program_file_name']) }}
 where {{ touched('u.system_name', 'u.hour_start', 'day') }}
 group by
-    u.system_name, u.hour_start, u.shift_date, u.shift, u.shift_name, e.workload, u.counter_name,
+    u.system_name, u.hour_start, u.hour_start_utc, u.shift_date, u.shift, u.shift_name, e.workload, u.counter_name,
     u.counter_type_name, u.counter_rate_unit

@@ -1,6 +1,7 @@
 -- LINE records, one per communication line and interval; duplicate copies are dropped.
+-- interval_start_utc from the system's zone (a fall-back day's repeated hour holds two intervals).
 with source as (
-    {{ first_copy(source('measure', 'measure_line'), ['system_name', 'device_name', 'from_timestamp', 'to_timestamp']) }}
+    {{ measure_first_copy(source('measure', 'measure_line'), ['device_name']) }}
 )
 
 select
@@ -15,6 +16,7 @@ select
     cast(device_type as integer) as device_type,
     cast(device_subtype as integer) as device_subtype,
     {{ measure_interval_columns() }}
+    interval_start_utc,
     cast(read_busy_time as bigint) as read_busy_us,
     cast(write_busy_time as bigint) as write_busy_us,
     cast(requests as bigint) as request_count,

@@ -1,6 +1,7 @@
 -- PROCESS records, one per process and interval; duplicate copies of a record are dropped.
+-- interval_start_utc from the system's zone (a fall-back day's repeated hour holds two intervals).
 with source as (
-    {{ first_copy(source('measure', 'measure_process'), ['system_name', 'cpu_num', 'pin', 'from_timestamp', 'to_timestamp']) }}
+    {{ measure_first_copy(source('measure', 'measure_process'), ['cpu_num', 'pin']) }}
 )
 
 select
@@ -15,6 +16,7 @@ select
     cast(priority as integer) as priority,
     userid,
     {{ measure_interval_columns() }}
+    interval_start_utc,
     cast(cpu_busy_time as bigint) as cpu_busy_us,
     cast(ready_time as bigint) as ready_us,
     cast(mem_qtime as bigint) as mem_qtime_us,

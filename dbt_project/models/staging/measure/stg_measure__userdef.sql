@@ -1,9 +1,10 @@
 -- USERDEF records, one per user-defined counter (name, index) of a process and interval;
 -- duplicate copies are dropped. name, type and index are quoted by the adapter: a double-quoted "name" is
--- the string 'name' on Spark, which would merge every counter silently.
+-- the string 'name' on Spark, which would merge every counter silently. interval_start_utc from the system's
+-- zone (a fall-back day's repeated hour holds two intervals).
 {%- set name, type, index = adapter.quote('name'), adapter.quote('type'), adapter.quote('index') %}
 with source as (
-    {{ first_copy(source('measure', 'measure_userdef'), ['system_name', 'cpu_num', 'pin', name, index, 'from_timestamp', 'to_timestamp']) }}
+    {{ measure_first_copy(source('measure', 'measure_userdef'), ['cpu_num', 'pin', name, index]) }}
 )
 
 select
@@ -29,6 +30,7 @@ select
     end as counter_type_name,
     cast({{ index }} as integer) as counter_index,
     {{ measure_interval_columns() }}
+    interval_start_utc,
     cast(max_value as bigint) as max_value,
     cast(counter_value as bigint) as counter_value
 from source

@@ -1,11 +1,14 @@
 -- SMF 72.3, one row per WLM service or report class period and RMF interval (first copy ingested).
 -- Service units become seconds as RMF's workload activity report does (docs/smf72_format.md):
 -- R723MADJ sixteenths of a microsecond per service unit, the coefficients x 10,000, zIIP service
--- normalized into R723CCPU by R723NFFS / 256.
+-- normalized into R723CCPU by R723NFFS / 256. interval_start_utc by SMF72LGO: copies are told by it, as a
+-- fall-back day's repeated local hour holds two RMF intervals of each local start.
+{%- set with_utc -%}
+    (select periods.*, {{ rmf_utc('periods.interval_start', 'periods.utc_offset_us') }} as interval_start_utc
+    from {{ source('smf', 'smf72_workload_period') }} as periods) as with_utc
+{%- endset %}
 with source as (
-    {{ first_copy(source('smf', 'smf72_workload_period'), [
-        'system_id', 'interval_start', 'class_name', 'class_flags', 'period_number'
-    ]) }}
+    {{ first_copy(with_utc, ['system_id', 'interval_start_utc', 'class_name', 'class_flags', 'period_number']) }}
 ),
 
 seconds as (
@@ -19,6 +22,7 @@ seconds as (
 
 select
     {{ rmf_interval_columns() }},
+    interval_start_utc,
     policy_name,
     workload_name,
     class_name,

@@ -55,7 +55,7 @@ class SupersetApi:
     def __init__(self, url: str, username: str, password: str, *, csrf: bool = False, timeout_s: float = TIMEOUT_S):
         self.url = url.rstrip("/")
         self.timeout_s = timeout_s
-        self.headers = {"Content-Type": "application/json"}
+        self.headers: dict[str, str] = {}
         login = self.post("/api/v1/security/login", body={
             "username": username, "password": password, "provider": "db", "refresh": False})
         self.headers["Authorization"] = f"Bearer {login.raise_for_status().json()['access_token']}"
@@ -66,7 +66,9 @@ class SupersetApi:
     def request(self, method: str, path: str, body: dict | None = None, params: dict | None = None) -> Reply:
         """The answer to one request; an HTTP error status is an answer too, an unreachable server is not."""
         query = f"?{urllib.parse.urlencode(params)}" if params else ""
-        request = urllib.request.Request(f"{self.url}{path}{query}", method=method, headers=self.headers,
+        # a JSON content type only with a body: Superset answers a GET that declares one with 400 Bad Request
+        headers = self.headers if body is None else {**self.headers, "Content-Type": "application/json"}
+        request = urllib.request.Request(f"{self.url}{path}{query}", method=method, headers=headers,
                                          data=None if body is None else json.dumps(body).encode())
         try:
             with urllib.request.urlopen(request, timeout=self.timeout_s) as response:  # noqa: S310 (the URL is the user's)

@@ -9,11 +9,12 @@ to ``/api/v1/security/login`` and sends the JWT it answers as a bearer token fro
     200  {"access_token": "eyJhbGciOiJIUzI1NiIs...", ...}
 
 Chart-data and export requests need nothing more; the rest of the writing API (SQL Lab, saving) also needs
-the CSRF token of ``/api/v1/security/csrf_token/`` (``csrf=True``).
+the CSRF token of ``/api/v1/security/csrf_token/`` (``csrf=True``) and the session cookie it belongs to.
 """
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import urllib.error
 import urllib.parse
@@ -55,6 +56,8 @@ class SupersetApi:
     def __init__(self, url: str, username: str, password: str, *, csrf: bool = False, timeout_s: float = TIMEOUT_S):
         self.url = url.rstrip("/")
         self.timeout_s = timeout_s
+        # the session cookie: Superset ties the CSRF token to it
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
         self.headers: dict[str, str] = {}
         login = self.post("/api/v1/security/login", body={
             "username": username, "password": password, "provider": "db", "refresh": False})
@@ -71,7 +74,7 @@ class SupersetApi:
         request = urllib.request.Request(f"{self.url}{path}{query}", method=method, headers=headers,
                                          data=None if body is None else json.dumps(body).encode())
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout_s) as response:  # noqa: S310 (the URL is the user's)
+            with self.opener.open(request, timeout=self.timeout_s) as response:  # the URL is the user's
                 return Reply(method, path, response.status, response.read())
         except urllib.error.HTTPError as e:
             return Reply(method, path, e.code, e.read())

@@ -42,6 +42,15 @@ def perfdb(*args: str, capture: bool = False) -> subprocess.CompletedProcess:
     return subprocess.run(command, stdout=subprocess.PIPE if capture else None, text=True)
 
 
+def perfdb_ok(*args: str, capture: bool = False, hint: str = "") -> subprocess.CompletedProcess:
+    """``perfdb(*args)`` that must succeed: another exit status raises ``PerfdbCommandError`` (the task is retried),
+    its message ending in ``hint``."""
+    proc = perfdb(*args, capture=capture)
+    if proc.returncode != 0:
+        raise PerfdbCommandError(f"perfdb {shlex.join(args)} exited {proc.returncode}{hint}")
+    return proc
+
+
 def json_summary(stdout: str | None) -> dict | list | None:
     """What a ``--json`` command (or ``--format json`` report) printed; None when it printed no JSON."""
     try:

@@ -38,7 +38,7 @@ from airflow.sdk import CronDataIntervalTimetable, Param, PokeReturnValue, dag, 
 from airflow.sdk.exceptions import AirflowFailException, AirflowSkipException
 
 import perfdb_notify
-from perfdb_commands import PerfdbCommandError, home, json_summary, perfdb
+from perfdb_commands import PerfdbCommandError, home, json_summary, perfdb, perfdb_ok
 
 log = logging.getLogger(__name__)
 
@@ -231,9 +231,7 @@ def perfdb_nightly():
 
     @task(execution_timeout=dt.timedelta(hours=4))
     def build() -> None:
-        proc = perfdb("build")
-        if proc.returncode != 0:
-            raise PerfdbCommandError(f"perfdb build (dbt build) exited {proc.returncode}; see the log above")
+        perfdb_ok("build", hint=" (dbt build); see the log above")
 
     @task
     def check() -> None:
@@ -253,25 +251,19 @@ def perfdb_nightly():
 
     @task
     def publish() -> None:
-        proc = perfdb("publish")
-        if proc.returncode != 0:
-            raise PerfdbCommandError(f"perfdb publish exited {proc.returncode}")
+        perfdb_ok("publish")
 
     @task
     def warm_dashboards() -> None:
         """The first analyst after the publish gets cached chart answers instead of waiting for every query."""
         if not os.environ.get("PERFDB_SUPERSET_URL"):
             raise AirflowSkipException("PERFDB_SUPERSET_URL is not set: no Superset to warm")
-        proc = perfdb("dashboards", "warm", "--url", os.environ["PERFDB_SUPERSET_URL"])
-        if proc.returncode != 0:
-            raise PerfdbCommandError(f"perfdb dashboards warm exited {proc.returncode}; see the log above")
+        perfdb_ok("dashboards", "warm", "--url", os.environ["PERFDB_SUPERSET_URL"], hint="; see the log above")
 
     @task
     def report() -> str:
         day = _day(get_current_context()).isoformat()
-        proc = perfdb("report", "threshold", "--date", day, capture=True)
-        if proc.returncode != 0:
-            raise PerfdbCommandError(f"perfdb report threshold --date {day} exited {proc.returncode}")
+        proc = perfdb_ok("report", "threshold", "--date", day, capture=True)
         target = home() / "reports" / f"threshold_{day}.txt"
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".new")

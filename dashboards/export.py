@@ -22,10 +22,13 @@ import sys
 import zipfile
 from pathlib import Path
 
-import requests
 import yaml
 
 BUNDLE_DIR = Path(__file__).resolve().parent
+# run from Superset's virtualenv, where perfdb is not installed: its REST client is the repository's (stdlib only)
+sys.path.append(str(BUNDLE_DIR.parent))
+from ingest.superset_api import SupersetApi, SupersetError  # noqa: E402
+
 EXPORTED_FOLDERS = ("datasets", "charts", "dashboards")
 SLUG_PREFIX = "perfdb-"
 
@@ -58,31 +61,13 @@ def file_name(folder: str, config: dict) -> str:
     return f"dashboards/{config['slug']}.yaml"
 
 
-class Superset:
-    def __init__(self, url: str, username: str, password: str):
-        self.url = url.rstrip("/")
-        self.session = requests.Session()
-        r = self.session.post(
-            f"{self.url}/api/v1/security/login",
-            json={"username": username, "password": password, "provider": "db", "refresh": False},
-            timeout=30,
-        )
-        r.raise_for_status()
-        self.session.headers["Authorization"] = f"Bearer {r.json()['access_token']}"
-
-    def get(self, path: str, **params) -> requests.Response:
-        r = self.session.get(f"{self.url}{path}", params=params, timeout=120)
-        r.raise_for_status()
-        return r
-
-
-def export(superset: Superset) -> dict[str, str]:
+def export(superset: SupersetApi) -> dict[str, str]:
     """The perfdb dashboards as {path in this folder: YAML text}."""
-    dashboards = superset.get("/api/v1/dashboard/", q="(page_size:100,columns:!(id,slug))").json()["result"]
+    dashboards = superset.all("dashboard")
     ids = sorted(d["id"] for d in dashboards if (d.get("slug") or "").startswith(SLUG_PREFIX))
     if not ids:
         raise SystemExit(f"export: no dashboard with a slug starting {SLUG_PREFIX!r} on {superset.url}")
-    payload = superset.get("/api/v1/dashboard/export/", q=f"!({','.join(map(str, ids))})").content
+    payload = superset.get("/api/v1/dashboard/export/", {"q": f"!({','.join(map(str, ids))})"}).raise_for_status().content
     files: dict[str, str] = {}
     with zipfile.ZipFile(io.BytesIO(payload)) as zf:
         for name in zf.namelist():
@@ -114,7 +99,11 @@ def main(argv: list[str] | None = None) -> int:
     if not password:
         print("export: set SUPERSET_ADMIN_PASSWORD to log in", file=sys.stderr)
         return 2
-    write(export(Superset(args.url, args.username, password)))
+    try:
+        write(export(SupersetApi(args.url, args.username, password)))
+    except SupersetError as e:
+        print(f"export: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -33,55 +33,19 @@ import os
 import sys
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ingest.cli_options import subcommand
+from ingest.env_file import SettingError, load_env_file
+from ingest.superset_api import SupersetApi, SupersetError
 
 DEFAULT_URL = "http://127.0.0.1:8088"
 # the rows a select filter asks for its values (Superset's NATIVE_FILTER_DEFAULT_ROW_LIMIT)
 FILTER_ROW_LIMIT = 1000
-TIMEOUT_S = 300  # one request; a chart query is bounded by PERFDB_QUERY_TIMEOUT_S on the server
 START_TIMEOUT_S = 600  # a first start migrates Superset's database and imports the bundle: minutes on 2 cores
-
-
-class WarmError(Exception):
-    """Superset could not be reached or refused the login; the message says which."""
-
-
-class Superset:
-    """Superset's REST API as its admin user (a JWT; chart-data requests need no CSRF token)."""
-
-    def __init__(self, url: str, username: str, password: str):
-        self.url = url.rstrip("/")
-        self.token = ""
-        login = self.call("POST", "/api/v1/security/login",
-                          {"username": username, "password": password, "provider": "db", "refresh": False})
-        self.token = login["access_token"]
-
-    def call(self, method: str, path: str, body: dict | None = None) -> dict:
-        request = urllib.request.Request(
-            f"{self.url}{path}", method=method, data=None if body is None else json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {self.token}"} if self.token else {})},
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:  # noqa: S310 (the URL is the user's)
-                return json.load(response)
-        except urllib.error.HTTPError as e:
-            detail = e.read().decode(errors="replace")[:300]
-            raise WarmError(f"{method} {path}: HTTP {e.code}: {detail}") from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
-            raise WarmError(f"cannot reach Superset at {self.url}: {getattr(e, 'reason', e)}") from None
-
-    def get(self, path: str) -> dict:
-        return self.call("GET", path)["result"]
-
-    def data(self, query_context: dict) -> list[dict]:
-        """The chart-data answer, one result per query (each says whether it came from the cache)."""
-        return self.call("POST", "/api/v1/chart/data", query_context)["result"]
 
 
 @dataclass
@@ -138,10 +102,10 @@ def count_cached(results: list[dict]) -> int:
     return sum(1 for r in results if r.get("is_cached"))
 
 
-def warm_dashboard(superset: Superset, dashboard: dict) -> Warmed:
+def warm_dashboard(superset: SupersetApi, dashboard: dict) -> Warmed:
     started = time.monotonic()
     warmed = Warmed(dashboard["slug"] or str(dashboard["id"]))
-    metadata = json.loads(superset.get(f"/api/v1/dashboard/{dashboard['id']}")["json_metadata"] or "{}")
+    metadata = json.loads(superset.result(f"/api/v1/dashboard/{dashboard['id']}")["json_metadata"] or "{}")
     defaults: list[tuple[dict, dict]] = []  # (filter, its default extraFormData)
     for native_filter in metadata.get("native_filter_configuration", []):
         extra = dict((native_filter.get("defaultDataMask") or {}).get("extraFormData") or {})
@@ -154,15 +118,15 @@ def warm_dashboard(superset: Superset, dashboard: dict) -> Warmed:
                 extra["filters"] = [{"col": column, "op": "IN", "val": [values["data"][0][column]]}]
         if extra:
             defaults.append((native_filter, extra))
-    for chart in superset.get(f"/api/v1/dashboard/{dashboard['id']}/charts"):
-        saved = superset.get(f"/api/v1/chart/{chart['id']}").get("query_context")
+    for chart in superset.result(f"/api/v1/dashboard/{dashboard['id']}/charts"):
+        saved = superset.result(f"/api/v1/chart/{chart['id']}").get("query_context")
         if not saved:
             warmed.errors.append(f"{chart['slice_name']}: no saved query (open it in the chart editor and save)")
             continue
         applied = [extra for native_filter, extra in defaults if in_scope(native_filter, chart["id"])]
         try:
             results = superset.data(chart_query(json.loads(saved), applied))
-        except WarmError as e:
+        except SupersetError as e:
             warmed.errors.append(f"{chart['slice_name']}: {e}")
             continue
         warmed.queries += len(results)
@@ -172,15 +136,15 @@ def warm_dashboard(superset: Superset, dashboard: dict) -> Warmed:
     return warmed
 
 
-def warm(superset: Superset) -> list[Warmed]:
+def warm(superset: SupersetApi) -> list[Warmed]:
     """Every dashboard's charts, in the order of their slugs."""
-    dashboards = superset.call("GET", "/api/v1/dashboard/?q=" + urllib.parse.quote("(page_size:100)"))["result"]
+    dashboards = superset.all("dashboard")
     return [warm_dashboard(superset, d) for d in sorted(dashboards, key=lambda d: d["slug"] or "")]
 
 
-def as_admin(url: str, password: str) -> Superset:
+def as_admin(url: str, password: str) -> SupersetApi:
     """Superset at ``url`` logged in as ``SUPERSET_ADMIN_USERNAME`` (default ``admin``) with ``password``."""
-    return Superset(url, os.environ.get("SUPERSET_ADMIN_USERNAME", "").strip() or "admin", password)
+    return SupersetApi(url, os.environ.get("SUPERSET_ADMIN_USERNAME", "").strip() or "admin", password)
 
 
 def wait_until_up(url: str, exit_status: Callable[[], int | None], timeout_s: float = START_TIMEOUT_S) -> bool:
@@ -206,17 +170,15 @@ def summary(warmed: list[Warmed]) -> str:
 
 
 def cmd_warm(args) -> int:
-    from ingest.serve import ServeError, load_env_file
-
     try:
         if args.env_file is not None and args.env_file.is_file():
             load_env_file(args.env_file)
         password = os.environ.get("SUPERSET_ADMIN_PASSWORD", "").strip()
         if not password:
-            raise ServeError("SUPERSET_ADMIN_PASSWORD is empty: the warm-up logs in as Superset's admin")
+            raise SettingError("SUPERSET_ADMIN_PASSWORD is empty: the warm-up logs in as Superset's admin")
         superset = as_admin(args.url, password)
         warmed = warm(superset)
-    except (ServeError, WarmError) as e:
+    except (SettingError, SupersetError) as e:
         print(f"perfdb dashboards warm: {e}", file=sys.stderr)
         return 1
     if args.json:

@@ -15,12 +15,8 @@ without it the first analyst after a start would wait for every chart query.
 
 Secrets come only from the environment: ``SUPERSET_SECRET_KEY`` and ``SUPERSET_ADMIN_PASSWORD`` must be
 set (``SUPERSET_ADMIN_USERNAME`` defaults to ``admin``); nothing starts without them. ``--env-file FILE``
-(``make up`` passes ``.env``) fills in the names the environment does not set: a value exported in the
-shell wins over the file. A file such as::
-
-    # .env (git-ignored)
-    SUPERSET_SECRET_KEY=3q2+7wLx...
-    export SUPERSET_ADMIN_PASSWORD='correct horse'
+(``make up`` passes ``.env``; ``ingest/env_file.py``) fills in the names the environment does not set: a
+value exported in the shell wins over the file.
 """
 
 from __future__ import annotations
@@ -33,8 +29,11 @@ import sys
 import threading
 from pathlib import Path
 
+from ingest import dashboard_warmup
 from ingest.cli_options import home_of, subcommand
+from ingest.env_file import SettingError, load_env_file
 from ingest.home import Home
+from ingest.superset_api import SupersetError
 
 REPO = Path(__file__).resolve().parents[1]
 DASHBOARDS = REPO / "dashboards"
@@ -52,27 +51,6 @@ DEFAULT_WORKERS = 2  # gunicorn processes; each holds one Superset app (about 30
 
 class ServeError(Exception):
     """Something the user has to fix before Superset can start; the message says what."""
-
-
-def load_env_file(path: Path) -> list[str]:
-    """Sets the ``NAME=value`` settings of ``path`` that the environment does not already hold (an exported
-    value wins); returns the names it set. Blank lines and ``#`` comments are skipped, ``export`` and one
-    pair of surrounding quotes are taken off, nothing is expanded."""
-    taken = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        name, equals, value = line.removeprefix("export ").partition("=")
-        name, value = name.strip(), value.strip()
-        if not equals or not name.isidentifier():
-            raise ServeError(f"{path}, line {number}: expected NAME=value, found {line[:60]!r}")
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        if name not in os.environ:
-            os.environ[name] = value
-            taken.append(name)
-    return taken
 
 
 def superset_venv() -> Path:
@@ -122,13 +100,11 @@ def local_url(host: str, port: int) -> str:
 
 def warm_once_up(url: str, server: subprocess.Popen) -> None:
     """Warm the dashboards once Superset at ``url`` answers; one line says how it went (never fatal)."""
-    from ingest import dashboard_warmup
-
     try:
         if not dashboard_warmup.wait_until_up(url, server.poll):
             return  # Superset stopped, or never came up: its own log says why
         warmed = dashboard_warmup.warm(dashboard_warmup.as_admin(url, os.environ["SUPERSET_ADMIN_PASSWORD"]))
-    except (dashboard_warmup.WarmError, OSError, ValueError, KeyError) as e:  # an answer not as expected, too
+    except (SupersetError, OSError, ValueError, KeyError) as e:  # an answer not as expected, too
         print(f"perfdb serve: the dashboards were not warmed: {e}", file=sys.stderr, flush=True)
         return
     print(f"perfdb serve: {dashboard_warmup.summary(warmed)}", file=sys.stderr, flush=True)
@@ -146,7 +122,7 @@ def serve(home: Home, port: int = 8088, host: str = "127.0.0.1", *, env_file: Pa
         if not home.serving_path.exists():
             raise ServeError(f"{home.serving_path} does not exist yet: run `perfdb run` (or `perfdb demo`) first")
         python = ensure_superset_venv()
-    except (ServeError, subprocess.CalledProcessError) as e:
+    except (ServeError, SettingError, subprocess.CalledProcessError) as e:
         print(f"perfdb serve: {e}", file=sys.stderr)
         return 1
     print(f"perfdb serve: dashboards on http://{host}:{port}/ (Ctrl-C stops)", file=sys.stderr)

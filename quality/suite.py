@@ -14,7 +14,8 @@ A suite module under ``quality/suites/`` exports ``SUITES = [Suite(...), ...]``:
 
 ``sliced_query`` is what a nightly ``perfdb check`` reads (``quality/slice.py``: the rows of the files and
 days loaded since the last passing check); without one the suite reads its whole ``query`` every night,
-which suits small catalogue frames only.
+which suits small catalogue frames only. ``Suite.framed(name, frame, expectations, ...)`` takes both frames from
+one builder ``frame(sliced=...)``.
 
 Checks that compare rows with each other or with another model (gaps, reconciliations) are computed in
 the suite's SQL as derived columns, so that every expectation stays a plain GX column expectation
@@ -43,6 +44,15 @@ class Suite:
 
     def query_for(self, everything: bool) -> str:
         return self.query if everything or self.sliced_query is None else self.sliced_query
+
+    @classmethod
+    def framed(cls, name: str, frame: Callable[..., str], expectations: Callable[[], list[Expectation]], *,
+               description: str, row_id: tuple[str, ...], requires: tuple[str, ...] = (),
+               relation: str | None = None) -> Suite:
+        """A suite whose whole and sliced frames are one builder's, ``frame(sliced=False)`` and
+        ``frame(sliced=True)``, on ``relation`` (by default the relation the suite is named after)."""
+        return cls(name=name, relation=relation or name, query=frame(sliced=False), expectations=expectations,
+                   description=description, requires=requires, row_id=row_id, sliced_query=frame(sliced=True))
 
 
 def check(check_id: str, why: str, expectation: Expectation) -> Expectation:

@@ -24,10 +24,10 @@ def dict_rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
     return [dict(zip(columns, row)) for row in cur.fetchall()]
 
 
-def rows(path: Path, sql: str) -> list[tuple]:
-    """The rows of ``sql`` on the warehouse at ``path``, through a read-only connection of its own."""
+def rows(path: Path, sql: str, params: list | None = None) -> list[tuple]:
+    """The rows of ``sql`` (with ``params``) on the warehouse at ``path``, through a read-only connection of its own."""
     con = duckdb.connect(str(path), read_only=True)
     try:
-        return con.execute(sql).fetchall()
+        return con.execute(sql, params or []).fetchall()
     finally:
         con.close()

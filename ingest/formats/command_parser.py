@@ -95,13 +95,17 @@ class CommandParser:
         that must be read the ordinary way."""
         raise NotImplementedError
 
-    def load_capture(self, cap: Capture, sink: CounterSink) -> None:
-        """Parse one capture into the sink."""
+    def checked_counters(self, cap: Capture) -> list[Counter]:
+        """The counters of one capture, once it is known to have some, a time and a host, and plausible values."""
         counters = self.parse_capture(cap)
         if not counters:
             raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
         require_time_and_host(cap)
-        counters = plausible(cap, counters, self.each_counter_once)
+        return plausible(cap, counters, self.each_counter_once)
+
+    def load_capture(self, cap: Capture, sink: CounterSink) -> None:
+        """Parse one capture into the sink."""
+        counters = self.checked_counters(cap)  # first: parsing may name the capture's command
         sink.add_counters(cap, cap.command or self.command, self.format, counters)
 
     # -- per file ----------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
+from ingest.cli_options import add_date_range, add_format, add_system_filter, home_of, subcommand
 from ingest.home import Home
 from ingest.output import print_rows, round_floats
 
@@ -148,3 +149,17 @@ def print_dated_report(report: str, what: str, fetch: Callable, render: Callable
     else:
         out.write("\n".join(render(columns, rows)) + "\n")
     return 0
+
+
+def add_dated_report(subparsers, name: str, print_report: Callable, help: str, description: str,
+                     example_system: str) -> None:
+    """``perfdb report NAME [--from DAY] [--to DAY] [--system NAME] [--format F]``, run by
+    ``print_report(home, date_from, date_to, fmt, system)`` (a ``print_dated_report``)."""
+
+    def run(args) -> int:
+        return print_report(home_of(args), args.date_from, args.date_to, args.format, args.system)
+
+    p = subcommand(subparsers, name, run, help, description)
+    add_date_range(p)
+    add_system_filter(p, example_system)
+    add_format(p)

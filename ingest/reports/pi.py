@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from ingest.cli_options import add_date_range, add_format, add_system_filter, home_of, subcommand
 from ingest.home import Home
 from ingest.reports._enform_format import Column, f_mask, i_mask, render_table, table_width
-from ingest.reports._marts import print_dated_report, query_mart, where
+from ingest.reports._marts import add_dated_report, print_dated_report, query_mart, where
 
 HELP = "WLM goals missed over a shift (performance index above 1), importance first"
 DESCRIPTION = """Each z/OS service class period whose WLM performance index over a shift was above 1 (a goal
@@ -71,12 +70,5 @@ def print_report(home: Home, date_from, date_to, fmt: str, system: str | None = 
                               decimals=3, out=out)
 
 
-def run(args) -> int:
-    return print_report(home_of(args), args.date_from, args.date_to, args.format, args.system)
-
-
 def add_parser(subparsers) -> None:
-    p = subcommand(subparsers, "pi", run, HELP, DESCRIPTION)
-    add_date_range(p)
-    add_system_filter(p, "SYSA")
-    add_format(p)
+    add_dated_report(subparsers, "pi", print_report, HELP, DESCRIPTION, "SYSA")

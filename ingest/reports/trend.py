@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from ingest.cli_options import add_date_range, add_format, add_system_filter, home_of, subcommand
 from ingest.home import Home
 from ingest.reports._enform_format import Column, f_mask, render_table, table_width, zero_filled
-from ingest.reports._marts import print_dated_report, query_mart, where
+from ingest.reports._marts import add_dated_report, print_dated_report, query_mart, where
 
 # what `perfdb report --help` lists and `perfdb report trend --help` explains
 HELP = "CPU trend report (the busiest hour of each day)"
@@ -85,12 +84,5 @@ def print_report(home: Home, date_from, date_to, fmt: str, system: str | None = 
     return print_dated_report("trend", "hourly CPU", fetch, table, home, date_from, date_to, fmt, system, decimals=1, out=out)
 
 
-def run(args) -> int:
-    return print_report(home_of(args), args.date_from, args.date_to, args.format, args.system)
-
-
 def add_parser(subparsers) -> None:
-    p = subcommand(subparsers, "trend", run, HELP, DESCRIPTION)
-    add_date_range(p)
-    add_system_filter(p, "\\POS")
-    add_format(p)
+    add_dated_report(subparsers, "trend", print_report, HELP, DESCRIPTION, "\\POS")

@@ -74,22 +74,8 @@ def line_expectations():
 
 
 SUITES = [
-    Suite(
-        name="marts.fct_disc_shift",
-        relation="marts.fct_disc_shift",
-        query=disc_query(sliced=False),
-        sliced_query=disc_query(sliced=True),
-        expectations=disc_expectations,
-        description="disc volumes per shift",
-        row_id=DEVICE_SHIFT_KEY,
-    ),
-    Suite(
-        name="marts.fct_line_shift",
-        relation="marts.fct_line_shift",
-        query=line_query(sliced=False),
-        sliced_query=line_query(sliced=True),
-        expectations=line_expectations,
-        description="communication lines per shift",
-        row_id=DEVICE_SHIFT_KEY,
-    ),
+    Suite.framed("marts.fct_disc_shift", disc_query, disc_expectations, description="disc volumes per shift",
+                 row_id=DEVICE_SHIFT_KEY),
+    Suite.framed("marts.fct_line_shift", line_query, line_expectations, description="communication lines per shift",
+                 row_id=DEVICE_SHIFT_KEY),
 ]

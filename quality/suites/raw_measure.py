@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import partial
 
 import great_expectations.expectations as gxe
 import pyarrow as pa
@@ -314,24 +315,12 @@ SUITES = [
             description=f"raw.{table.name} has the columns and types of the raw contract",
             row_id=("column_name", "data_type"),
         ),
-        Suite(
-            name=f"raw.{table.name}",
-            relation=f"raw.{table.name}",
-            requires=("raw.ingest_files",),
-            query=records_query(table),
-            sliced_query=records_query(table, sliced=True),
-            expectations=records_expectations(table),
-            description=f"the records of raw.{table.name}",
-            row_id=("source_file", "record_ordinal", "system_name", "from_timestamp"),
-        ),
-        *([Suite(
-            name=f"raw.{table.name}.required",
-            relation=f"raw.{table.name}",
-            query=required_query(table),
-            sliced_query=required_query(table, sliced=True),
-            expectations=required_expectations(table),
-            description=f"every system-day of raw.{table.name} has its required counters",
-            row_id=("system_name", "day", "records"),
-        )] if table.required else []),
+        Suite.framed(f"raw.{table.name}", partial(records_query, table), records_expectations(table),
+                     requires=("raw.ingest_files",), description=f"the records of raw.{table.name}",
+                     row_id=("source_file", "record_ordinal", "system_name", "from_timestamp")),
+        *([Suite.framed(f"raw.{table.name}.required", partial(required_query, table), required_expectations(table),
+                        relation=f"raw.{table.name}",
+                        description=f"every system-day of raw.{table.name} has its required counters",
+                        row_id=("system_name", "day", "records"))] if table.required else []),
     )
 ]

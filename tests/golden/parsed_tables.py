@@ -8,9 +8,8 @@ its parser writes, table by table, with the columns named once:
      "tables": {"measure_cpu": {"columns": ["system_name", ...], "rows": [["\\\\TAHITI", ...], ...]}},
      "rejects": [[line, offset, reason], ...]}
 
-A ``*.hex`` input is an SMF dump as ``tests/fixtures/smf/README.md`` explains its fixtures, one line per 16
-bytes (``0000 (   0)  02A00000 DF460038 ...``, ``#`` lines are comments): it is parsed as the binary file it
-dumps, named ``<stem>.smf``.
+A ``*.hex`` input is one of the SMF dumps of ``tests/fixtures/smf`` (README.md there explains them, one line per
+16 bytes: ``0000 (   0)  02A00000 DF460038 ...``): it is parsed as the binary file it dumps, named ``<stem>.smf``.
 """
 
 from __future__ import annotations
@@ -24,12 +23,7 @@ from pathlib import Path
 
 from ingest.formats import registry
 from ingest.formats.base import SNIFF_BYTES, ParseContext
-
-
-def dumped_bytes(text: str) -> bytes:
-    """The bytes of a hex dump: what follows each line's ``(offset)``, comment lines skipped."""
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    return b"".join(bytes.fromhex("".join(line.split(")", 1)[1].split())) for line in lines)
+from smf.smf_dumps import FIXTURES as SMF_FIXTURES, load_hex
 
 
 def _json_value(value):
@@ -80,9 +74,10 @@ def table_form(path: Path) -> dict:
     path = Path(path)
     if path.suffix != ".hex":
         return _parse(path)
+    assert path.parent == SMF_FIXTURES, f"{path}: hex dumps are read from {SMF_FIXTURES}"
     with tempfile.TemporaryDirectory() as tmp:
         binary = Path(tmp) / f"{path.stem}.smf"
-        binary.write_bytes(dumped_bytes(path.read_text()))
+        binary.write_bytes(load_hex(path.name))
         return _parse(binary)
 
 

@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
-
 import pytest
 
-from ingest.formats.base import ParseContext
-from ingest.formats.smf.parser import PARSER
 from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import _smf_records as smf_records
+from smf_dumps import load_hex, parse, patched
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 PROFILE = smf_plan.profile_for("SYSA")
-
-
-def load_hex(name: str) -> bytes:
-    lines = (line for line in (FIXTURES / name).read_text().splitlines() if line.strip() and not line.startswith("#"))
-    return b"".join(bytes.fromhex("".join(line.split(")", 1)[1].split())) for line in lines)
 
 
 FIXTURE2 = load_hex("fixture2_smf119_70_ftp_stor.hex")
@@ -28,16 +19,6 @@ def fixture3() -> bytes:
     data = FIXTURE2[4:]
     return (bytes.fromhex("009E0000009A0100") + data[:150] + bytes.fromhex("009E0000009A0300") + data[150:300]
             + bytes.fromhex("0054000000500200") + data[300:])
-
-
-def parse(tmp_path: Path, data: bytes) -> tuple[dict[str, list[dict]], ParseContext]:
-    path = tmp_path / "dump.smf"
-    path.write_bytes(data)
-    ctx = ParseContext(path)
-    tables: dict[str, list[dict]] = {}
-    for batch in PARSER.parse(path, ctx):
-        tables.setdefault(batch.table, []).extend(batch.rows.to_pylist())
-    return tables, ctx
 
 
 FIXTURE2_ROW = {
@@ -135,9 +116,8 @@ def test_subtype_5_is_kept_verbatim_as_skipped(tmp_path):
 
 
 def test_triplet_count_beyond_the_triplet_area_is_not_trusted(tmp_path):
-    damaged = bytearray(FIXTURE2)
-    damaged[24:26] = (9).to_bytes(2, "big")  # SMF119SD_TRN 9: "triplets" 6-8 would be identification text
-    tables, ctx = parse(tmp_path, bytes(damaged))
+    damaged = patched(FIXTURE2, 24, (9).to_bytes(2, "big"))  # SMF119SD_TRN 9: "triplets" 6-8 would be identification text
+    tables, ctx = parse(tmp_path, damaged)
     assert ctx.rejects == [] and tables["smf119_ftp_transfer"][0]["file_name"] == "USER1.PAYROLL.DATA"
 
 

@@ -3,34 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
-
 import pytest
 
-from ingest.formats.base import ParseContext
-from ingest.formats.smf.parser import PARSER
 from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import _smf_records as smf_records
-
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
-
-
-def load_hex(name: str) -> bytes:
-    lines = (line for line in (FIXTURES / name).read_text().splitlines() if line.strip() and not line.startswith("#"))
-    return b"".join(bytes.fromhex("".join(line.split(")", 1)[1].split())) for line in lines)
+from smf_dumps import load_hex, parse, patched, rejects
 
 
 FIXTURE1 = load_hex("fixture1_smf70_1_two_cps.hex")
-
-
-def parse(tmp_path: Path, data: bytes) -> tuple[dict[str, list[dict]], ParseContext]:
-    path = tmp_path / "dump.smf"
-    path.write_bytes(data)
-    ctx = ParseContext(path)
-    tables: dict[str, list[dict]] = {}
-    for batch in PARSER.parse(path, ctx):
-        tables.setdefault(batch.table, []).extend(batch.rows.to_pylist())
-    return tables, ctx
 
 
 @pytest.fixture(scope="module")
@@ -122,9 +102,8 @@ def test_physical_partition_cpu_identification_and_ziips(tmp_path):
 
 
 def test_triplet_past_the_record_end_rejects_only_that_record(tmp_path):
-    bad = bytearray(FIXTURE1)
-    bad[50:52] = (5).to_bytes(2, "big")  # SMF70CPN: 5 CPU data sections of 92 bytes from offset 228 > 672
-    tables, ctx = parse(tmp_path, FIXTURE1 + bytes(bad) + FIXTURE1)
+    bad = patched(FIXTURE1, 50, (5).to_bytes(2, "big"))  # SMF70CPN: 5 CPU data sections of 92 bytes from offset 228 > 672
+    tables, ctx = parse(tmp_path, FIXTURE1 + bad + FIXTURE1)
     assert [c["byte_offset"] for c in tables["smf70_cpu_control"]] == [0, 1344]
     assert [(r.offset, r.record_ordinal, r.reason) for r in ctx.rejects] == [(
         672, 1,
@@ -135,13 +114,11 @@ def test_triplet_past_the_record_end_rejects_only_that_record(tmp_path):
 
 
 def test_bad_packed_dates_reject_the_record(tmp_path):
-    bad_header = bytearray(FIXTURE1)
-    bad_header[10:14] = bytes.fromhex("0124400F")  # day 400
-    bad_interval = bytearray(FIXTURE1)
-    bad_interval[110:114] = bytes.fromhex("0A00000F")  # SMF70IST with a non-digit
-    tables, ctx = parse(tmp_path, bytes(bad_header) + bytes(bad_interval) + FIXTURE1)
+    bad_header = patched(FIXTURE1, 10, bytes.fromhex("0124400F"))  # day 400
+    bad_interval = patched(FIXTURE1, 110, bytes.fromhex("0A00000F"))  # SMF70IST with a non-digit
+    tables, ctx = parse(tmp_path, bad_header + bad_interval + FIXTURE1)
     assert [c["byte_offset"] for c in tables["smf70_cpu_control"]] == [1344]
-    assert [(r.offset, r.reason) for r in ctx.rejects] == [
+    assert rejects(ctx) == [
         (0, "record at offset 0 (type 70.1): header date SMFxxDTE at record offset 10 is X'0124400F', not a packed date 0cyydddF"),
         (672, "record at offset 672 (type 70.1): RMF product section at record offset 100: interval start SMF70DAT/SMF70IST "
               "(offsets 114/110) or length SMF70INT (offset 118) is not valid packed decimal"),

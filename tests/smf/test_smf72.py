@@ -9,31 +9,18 @@ from pathlib import Path
 import pytest
 
 from ingest.formats.base import ParseContext
-from ingest.formats.smf.parser import PARSER
 from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import _smf_records as smf_records
+from smf_dumps import load_hex, parse_table, patched, rejects
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 RECORD2 = 1628  # byte offset of the second record (the report class)
-
-
-def load_hex(name: str) -> bytes:
-    lines = (line for line in (FIXTURES / name).read_text().splitlines() if line.strip() and not line.startswith("#"))
-    return b"".join(bytes.fromhex("".join(line.split(")", 1)[1].split())) for line in lines)
 
 
 FIXTURE3 = load_hex("fixture3_smf72_3_workload.hex")
 
 
 def parse(tmp_path: Path, data: bytes) -> tuple[list[dict], ParseContext]:
-    path = tmp_path / "dump.smf"
-    path.write_bytes(data)
-    ctx = ParseContext(path)
-    rows: list[dict] = []
-    for batch in PARSER.parse(path, ctx):
-        if batch.table == "smf72_workload_period":
-            rows.extend(batch.rows.to_pylist())
-    return rows, ctx
+    return parse_table(tmp_path, data, "smf72_workload_period")
 
 
 @pytest.fixture(scope="module")
@@ -87,23 +74,21 @@ def test_period_goals_service_and_transactions(fixture3):
 
 
 def test_a_record_without_a_control_section_is_rejected_alone(tmp_path):
-    bad = bytearray(FIXTURE3[:RECORD2])
-    bad[36:44] = bytes(8)  # SMF72WMS triplet zeroed
-    rows, ctx = parse(tmp_path, bytes(bad) + FIXTURE3)
+    bad = patched(FIXTURE3[:RECORD2], 36, bytes(8))  # SMF72WMS triplet zeroed
+    rows, ctx = parse(tmp_path, bad + FIXTURE3)
     assert [(r["byte_offset"], r["class_name"]) for r in rows] == [(RECORD2, "TSOHI"), (RECORD2, "TSOHI"), (2 * RECORD2, "RDB2DDF")]
-    assert [(r.offset, r.reason) for r in ctx.rejects] == [(
+    assert rejects(ctx) == [(
         0, "record at offset 0 (type 72.3): record has no workload manager control section (triplet SMF72WMS at "
            "record offset 36 is zero): no class")]
     assert ctx.records_read == 3
 
 
 def test_a_period_section_past_the_record_end_is_rejected(tmp_path):
-    bad = bytearray(FIXTURE3[:RECORD2])
-    bad[66:68] = (3).to_bytes(2, "big")  # SMF72SCN: three periods of 576 bytes from offset 476 > 1628
-    rows, ctx = parse(tmp_path, bytes(bad))
-    assert rows == [] and [r.reason for r in ctx.rejects] == [
+    # SMF72SCN: three periods of 576 bytes from offset 476 > 1628
+    rows, ctx = parse(tmp_path, patched(FIXTURE3[:RECORD2], 66, (3).to_bytes(2, "big")))
+    assert rows == [] and rejects(ctx) == [(0,
         "record at offset 0 (type 72.3): triplet SMF72SCS at record offset 60 points to 3 section(s) of 576 bytes at "
-        "offset 476, ending at 2204, outside the record (data from 28 to 1628)"]
+        "offset 476, ending at 2204, outside the record (data from 28 to 1628)")]
 
 
 def test_a_generated_day_round_trips_per_service_class(tmp_path):

@@ -9,22 +9,15 @@ from pathlib import Path
 import pytest
 
 from ingest.formats.base import ParseContext
-from ingest.formats.smf.parser import PARSER
 from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import _smf_records as smf_records
+from smf_dumps import load_hex, parse_table, patched, rejects
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
-# the hex dump's lines: "offset (decimal)  bytes"; comments start with #
-FIXTURE4 = bytes.fromhex("".join(line.split(")", 1)[1] for line in (FIXTURES / "fixture4_smf74_1_devices.hex").read_text().splitlines()
-                                 if line.strip() and not line.startswith("#")).replace(" ", ""))
+FIXTURE4 = load_hex("fixture4_smf74_1_devices.hex")
 
 
 def parse(tmp_path: Path, data: bytes) -> tuple[list[dict], ParseContext]:
-    path = tmp_path / "dump.smf"
-    path.write_bytes(data)
-    ctx = ParseContext(path)
-    rows = [row for batch in PARSER.parse(path, ctx) if batch.table == "smf74_device_activity" for row in batch.rows.to_pylist()]
-    return rows, ctx
+    return parse_table(tmp_path, data, "smf74_device_activity")
 
 
 def test_fixture4_every_device_is_a_row_with_its_record_interval(tmp_path):
@@ -60,22 +53,20 @@ def test_fixture4_every_device_is_a_row_with_its_record_interval(tmp_path):
 
 
 def test_a_record_without_a_product_section_is_rejected(tmp_path):
-    bad = bytearray(FIXTURE4)
-    bad[28:36] = bytes(8)  # SMF74PRS triplet zeroed
-    rows, ctx = parse(tmp_path, bytes(bad) + FIXTURE4)
+    bad = patched(FIXTURE4, 28, bytes(8))  # SMF74PRS triplet zeroed
+    rows, ctx = parse(tmp_path, bad + FIXTURE4)
     assert [(r["byte_offset"], r["device_number"]) for r in rows] == [(428, "0A40"), (428, "0A41")]
-    assert [(r.offset, r.reason) for r in ctx.rejects] == [(
+    assert rejects(ctx) == [(
         0, "record at offset 0 (type 74.1): record has no RMF product section (triplet SMF74PRS at record offset 28 is "
            "zero): no interval")]
 
 
 def test_device_sections_past_the_record_end_are_rejected(tmp_path):
-    bad = bytearray(FIXTURE4)
-    bad[50:52] = (3).to_bytes(2, "big")  # SMF74DDN: three devices of 120 bytes from offset 188 > 428
-    rows, ctx = parse(tmp_path, bytes(bad))
-    assert rows == [] and [r.reason for r in ctx.rejects] == [
+    # SMF74DDN: three devices of 120 bytes from offset 188 > 428
+    rows, ctx = parse(tmp_path, patched(FIXTURE4, 50, (3).to_bytes(2, "big")))
+    assert rows == [] and rejects(ctx) == [(0,
         "record at offset 0 (type 74.1): triplet SMF74DDS at record offset 44 points to 3 section(s) of 120 bytes at "
-        "offset 188, ending at 548, outside the record (data from 28 to 428)"]
+        "offset 188, ending at 548, outside the record (data from 28 to 428)")]
 
 
 def test_a_generated_day_round_trips_rate_and_response_time_parts_per_device(tmp_path):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
@@ -13,13 +12,7 @@ from ingest.generate import smf as gen
 from ingest.home import Home
 from ingest.warehouse import database, loading
 import read_only_db
-
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
-
-
-def load_hex(name: str) -> bytes:
-    lines = (line for line in (FIXTURES / name).read_text().splitlines() if line.strip() and not line.startswith("#"))
-    return b"".join(bytes.fromhex("".join(line.split(")", 1)[1].split())) for line in lines)
+from smf_dumps import load_hex, patched
 
 
 FIXTURE1 = load_hex("fixture1_smf70_1_two_cps.hex")  # 672 bytes, 6 rows
@@ -46,11 +39,9 @@ def query(home: Home, sql: str) -> list[tuple]:
 
 
 def test_every_kind_of_damage_is_rejected_with_its_offset_and_the_rest_loads(home):
-    bad_date = bytearray(FIXTURE2)
-    bad_date[10:14] = bytes.fromhex("0124999F")  # day 999
-    bad_triplet = bytearray(FIXTURE2)
-    bad_triplet[52:56] = (400).to_bytes(4, "big")  # S3 (file name) at 400: beyond the 380-byte record
-    dump = (FIXTURE1 + bytes(bad_date) + FIXTURE2 + bytes([0xFF]) * 21 + FIXTURE2 + bytes(bad_triplet) + FIXTURE1
+    bad_date = patched(FIXTURE2, 10, bytes.fromhex("0124999F"))  # day 999
+    bad_triplet = patched(FIXTURE2, 52, (400).to_bytes(4, "big"))  # S3 (file name) at 400: beyond the 380-byte record
+    dump = (FIXTURE1 + bad_date + FIXTURE2 + bytes([0xFF]) * 21 + FIXTURE2 + bad_triplet + FIXTURE1
             + FIXTURE2[:100])  # truncated last record
     result = ingest(home, "damaged.smf", dump)
     assert result.status == "loaded_with_rejects"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from pathlib import Path
 
 import duckdb
 import pytest
@@ -17,14 +16,9 @@ from ingest.generate import smf as gen
 from ingest.home import Home
 from ingest.warehouse.serving import connect_serving
 from read_only_db import read_only
+from smf_dumps import load_hex
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 DAY = dt.date(2026, 1, 6)  # a Tuesday of the demo period
-
-
-def load_hex(name: str) -> bytes:
-    lines = (line for line in (FIXTURES / name).read_text().splitlines() if line.strip() and not line.startswith("#"))
-    return b"".join(bytes.fromhex("".join(line.split(")", 1)[1].split())) for line in lines)
 
 
 def rows(con: duckdb.DuckDBPyConnection, sql: str, params=()) -> list[tuple]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
@@ -11,14 +10,7 @@ from ingest.formats.base import FormatError, ParseContext
 from ingest.formats.smf import records
 from ingest.formats.smf.parser import PARSER
 from ingest.formats.smf.records import Framer, detect_form
-
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
-
-
-def load_hex(name: str) -> bytes:
-    """A hex dump as printed in formats/smf/README.md: 'offset (dec)  words' lines, '#' comments."""
-    lines = (line for line in (FIXTURES / name).read_text().splitlines() if line.strip() and not line.startswith("#"))
-    return b"".join(bytes.fromhex("".join(line.split(")", 1)[1].split())) for line in lines)
+from smf_dumps import load_hex
 
 
 FIXTURE1 = load_hex("fixture1_smf70_1_two_cps.hex")

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import requests
 
 from ingest import serve
 from ingest.home import Home
+from ingest.superset_api import SupersetApi
 
 START_TIMEOUT_S = 600  # migrations, the import and the warm-up on a busy 2-core machine
 QUERY_TIMEOUT_S = 10  # the bound on a warehouse query (PERFDB_QUERY_TIMEOUT_S); the demo's take milliseconds
@@ -46,8 +46,9 @@ class SupersetStack:
     log_path: Path
     warm_line: str = ""  # what perfdb serve said of its warm-up
 
-    def session(self) -> "ApiSession":
-        return ApiSession(self.url, self.username, self.password)
+    def session(self) -> SupersetApi:
+        """Superset's REST API as the admin, with the CSRF token SQL Lab's POSTs need."""
+        return SupersetApi(self.url, self.username, self.password, csrf=True, timeout_s=120)
 
     def log_tail(self, chars: int = 4000) -> str:
         return self.log_path.read_text(errors="replace")[-chars:]
@@ -60,36 +61,6 @@ class SupersetStack:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=30)
-
-
-class ApiSession:
-    """Superset's REST API as the admin: a JWT for authentication plus the CSRF token POSTs need."""
-
-    def __init__(self, url: str, username: str, password: str):
-        self.url = url
-        self.http = requests.Session()
-        r = self.http.post(
-            f"{url}/api/v1/security/login",
-            json={"username": username, "password": password, "provider": "db", "refresh": False},
-            timeout=60,
-        )
-        r.raise_for_status()
-        self.http.headers["Authorization"] = f"Bearer {r.json()['access_token']}"
-        r = self.http.get(f"{url}/api/v1/security/csrf_token/", timeout=60)
-        r.raise_for_status()
-        self.http.headers["X-CSRFToken"] = r.json()["result"]
-        self.http.headers["Referer"] = url
-
-    def get(self, path: str, **kwargs) -> requests.Response:
-        return self.http.get(f"{self.url}{path}", timeout=120, **kwargs)
-
-    def post(self, path: str, **kwargs) -> requests.Response:
-        return self.http.post(f"{self.url}{path}", timeout=120, **kwargs)
-
-    def all(self, resource: str) -> list[dict]:
-        r = self.get(f"/api/v1/{resource}/", params={"q": "(page_size:100)"})
-        r.raise_for_status()
-        return r.json()["result"]
 
 
 def superset_python() -> Path:

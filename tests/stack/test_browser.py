@@ -26,6 +26,7 @@ from playwright.sync_api import Page, sync_playwright
 
 import superset_stack
 from ingest import dashboard_warmup
+from ingest.superset_api import SupersetApi
 from ingest.warehouse.serving import publish
 
 REPO = Path(__file__).resolve().parents[2]
@@ -244,7 +245,7 @@ def test_every_dashboard_loads_from_the_warmed_cache_within_the_budget(page, sup
     # the same warehouse published again: Superset's chart-data cache, keyed by the published file, is
     # empty for it; then warmed as the nightly DAG does after its publish
     publish(superset.home)
-    api = dashboard_warmup.Superset(superset.url, superset.username, superset.password)
+    api = SupersetApi(superset.url, superset.username, superset.password)
     warmed = {w.slug: w for w in dashboard_warmup.warm(api)}
     assert {d["slug"]: (warmed[d["slug"]].queries, warmed[d["slug"]].cached_before, warmed[d["slug"]].errors)
             for d in dashboards} == {

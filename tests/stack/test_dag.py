@@ -25,12 +25,12 @@ import uuid
 import warnings
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from alert_receivers import Receivers
 from ingest.generate.measure import SystemSpec, generate
 from ingest.home import Home
+import read_only_db
 
 REPO = Path(__file__).resolve().parents[2]
 DAG_ID = "perfdb_nightly"
@@ -217,14 +217,6 @@ def _drop_cpu_hours(folder: Path, cpu_num: str, hours: list[str]) -> int:
     return len(records) - len(kept)
 
 
-def _query(path: Path, sql: str) -> list[tuple]:
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
-
-
 @pytest.fixture(scope="module")
 def receivers():
     running = Receivers()
@@ -261,10 +253,10 @@ def test_nightly_publishes_a_valid_day_and_stops_a_broken_one_at_check(airflow, 
     assert first["state"] == "success", first
     assert _states(first) == {**{t: "success" for t in TASKS}, WARM: "skipped"}
     # only day 1 was ingested: 2 processors x 3 shifts of 8 hours; the _SUCCESS marker is no input file
-    assert _query(home.serving_path, "select count(*), min(n_hours), max(n_hours), min(shift_date), max(shift_date) "
+    assert read_only_db.rows(home.serving_path, "select count(*), min(n_hours), max(n_hours), min(shift_date), max(shift_date) "
                                      "from marts.fct_cpu_shift") == [(6, 8, 8, day1, day1)]
-    assert _query(home.db_path, "select count(*) from raw.ingest_files where path like '%_SUCCESS'") == [(0,)]
-    assert _query(home.serving_path, "select success from audit.validation_runs") == [(True,)]
+    assert read_only_db.rows(home.db_path, "select count(*) from raw.ingest_files where path like '%_SUCCESS'") == [(0,)]
+    assert read_only_db.rows(home.serving_path, "select success from audit.validation_runs") == [(True,)]
     # the report file is what `perfdb report threshold` prints for the day (the 1986 Figure 1 layout)
     report = (home.reports_dir / f"threshold_{day1}.txt").read_text()
     assert "THRESHOLD REPORT" in report and " SYSTEM: \\NIGHT1" in report and " DATE: 01/05/26" in report
@@ -274,7 +266,7 @@ def test_nightly_publishes_a_valid_day_and_stops_a_broken_one_at_check(airflow, 
     ).stdout
     assert report == printed
     # the day's threshold exceptions went out once, by e-mail and by the webhook
-    [(exceptions,)] = _query(home.serving_path, f"select count(*) from marts.rpt_threshold_exceptions "
+    [(exceptions,)] = read_only_db.rows(home.serving_path, f"select count(*) from marts.rpt_threshold_exceptions "
                                                 f"where exception_date = date '{day1}'")
     assert exceptions > 0
     [(subject, payload)] = _alerts(receivers)
@@ -302,8 +294,8 @@ def test_nightly_publishes_a_valid_day_and_stops_a_broken_one_at_check(airflow, 
     assert "no_gap_longer_than_an_interval" in payload["body"] and "perfdb remove FILE" in payload["body"]
 
     latest = "(select run_id from audit.validation_runs order by started_at desc limit 1)"
-    assert _query(home.db_path, f"select success from audit.validation_runs where run_id = {latest}") == [(False,)]
-    failed = _query(home.db_path, f"select suite, expectation, unexpected_count from audit.validation_results "
+    assert read_only_db.rows(home.db_path, f"select success from audit.validation_runs where run_id = {latest}") == [(False,)]
+    failed = read_only_db.rows(home.db_path, f"select suite, expectation, unexpected_count from audit.validation_results "
                                   f"where run_id = {latest} and not success order by suite, expectation")
     assert ("raw.measure_cpu", "no_gap_longer_than_an_interval", 1) in failed
     assert ("marts.fct_cpu_shift", "complete_shift_has_all_hours", 1) in failed
@@ -329,14 +321,14 @@ def test_a_run_loads_the_day_param_and_publishes_rejects_only_when_accepted(airf
     logical = "2026-03-01"  # a date with no folder: only the param says which day to load
 
     def ingested_days() -> set[str]:
-        rows = _query(home.db_path, "select path from raw.ingest_files")
+        rows = read_only_db.rows(home.db_path, "select path from raw.ingest_files")
         return {Path(path).relative_to(home.landing).parts[0] for (path,) in rows}
 
     run = airflow.run("run", logical, json.dumps({"day": str(accepted), "accept_rejects": True}), extra_env=env)
     assert _states(run) == {**{t: "success" for t in TASKS}, WARM: "skipped"}
     assert ingested_days() == {str(accepted)}
-    assert _query(home.serving_path, "select distinct shift_date from marts.fct_cpu_shift") == [(accepted,)]
-    assert _query(home.serving_path, "select count(*) from raw.rejects") == [(1,)]
+    assert read_only_db.rows(home.serving_path, "select distinct shift_date from marts.fct_cpu_shift") == [(accepted,)]
+    assert read_only_db.rows(home.serving_path, "select count(*) from raw.rejects") == [(1,)]
     published = home.serving_path.read_bytes()
 
     # without accept_rejects, a day with a rejected record stops after ingest and publishes nothing

@@ -23,6 +23,7 @@ import yaml
 
 import superset_stack
 from ingest import serve
+from ingest.superset_api import SupersetApi
 from ingest.warehouse.serving import connect_serving, publish
 
 BUNDLE = serve.DASHBOARDS
@@ -35,7 +36,7 @@ def superset(request, demo_home, tmp_path_factory) -> superset_stack.SupersetSta
 
 
 @pytest.fixture(scope="module")
-def api(superset) -> superset_stack.ApiSession:
+def api(superset) -> SupersetApi:
     return superset.session()
 
 
@@ -90,7 +91,7 @@ def chart_query(api, chart_id: int) -> dict:
 
 
 def chart_results(api, chart_id: int) -> list[dict]:
-    r = api.post("/api/v1/chart/data", json=chart_query(api, chart_id))
+    r = api.post("/api/v1/chart/data", body=chart_query(api, chart_id))
     assert r.status_code == 200, r.text[:2000]
     return r.json()["result"]
 
@@ -290,7 +291,7 @@ def chart_result_for_system(api, chart_id: int, system: str) -> dict:
     query_context = chart_query(api, chart_id)
     for query in query_context["queries"]:
         query["filters"].append({"col": "system_name", "op": "IN", "val": [system]})
-    r = api.post("/api/v1/chart/data", json=query_context)
+    r = api.post("/api/v1/chart/data", body=query_context)
     assert r.status_code == 200, r.text[:2000]
     [result] = r.json()["result"]
     return result
@@ -454,7 +455,7 @@ def test_the_rules_dashboard_counts_each_documents_rules_by_status_and_findings_
 
 
 def sqllab(api, database_id: int, sql: str):
-    return api.post("/api/v1/sqllab/execute/", json={"database_id": database_id, "sql": sql, "runAsync": False, "schema": "marts"})
+    return api.post("/api/v1/sqllab/execute/", body={"database_id": database_id, "sql": sql, "runAsync": False, "schema": "marts"})
 
 
 def error_text(response) -> str:

@@ -13,7 +13,6 @@ import datetime as dt
 from collections import defaultdict
 from statistics import mean
 
-import duckdb
 import pytest
 
 from ingest import dbt_runner, pipeline
@@ -21,6 +20,7 @@ from ingest.generate import measure as measure_gen
 from ingest.generate._landing import landing_day
 from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
+import read_only_db
 
 # a week of working days is enough history here; the unit tests, written for the default, are left out
 BUILD = ["build", "--select", "+rpt_capacity_forecast_vs_actual +rpt_capacity_forecast_accuracy_by_period",
@@ -38,11 +38,7 @@ def night(home: Home, first_day: dt.date, days: int) -> None:
 
 
 def query(home: Home, sql: str, params: list | None = None) -> list[tuple]:
-    con = duckdb.connect(str(home.db_path), read_only=True)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
+    return read_only_db.rows(home.db_path, sql, params)
 
 
 HISTORY = """

@@ -29,6 +29,7 @@ from ingest.generate._measure_inventory import SystemSpec
 from ingest.generate._smf_plan import STARTED_TASKS, plan_day
 from ingest.generate._smf_records import day_records, write_dump
 from ingest.home import Home
+import read_only_db
 
 pytestmark = pytest.mark.slow
 
@@ -99,11 +100,7 @@ def perfdb(home: Home, *args: str) -> None:
 
 
 def query(home: Home, sql: str, params: list | None = None) -> list[tuple]:
-    con = duckdb.connect(str(home.db_path), read_only=True)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
+    return read_only_db.rows(home.db_path, sql, params)
 
 
 def touched(home: Home) -> set[tuple[str, dt.date]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import shutil
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -43,6 +44,21 @@ def _validate(home: Home, suite_name: str):
 
 def _failed_checks(report) -> set[str]:
     return {o.check for o in report.outcomes if not o.success}  # failures and warnings
+
+
+def _validate_changed(demo_home: Home, tmp_path: Path, suite_name: str, statements: list[str]):
+    """The validation of suite ``suite_name`` in a copy of the demo warehouse that ``statements`` changed."""
+    home = _copy_warehouse(demo_home, tmp_path / "home")
+    _sql(home, statements)
+    return _validate(home, suite_name)
+
+
+def _one_failure(report, check: str):
+    """The failure of ``report`` when ``check`` is its only failing check and one row fails it."""
+    assert _failed_checks(report) == {check}
+    (failure,) = report.failures
+    assert failure.unexpected_count == 1
+    return failure
 
 
 def _checks(suite_name: str) -> set[str]:
@@ -355,42 +371,32 @@ def _measured_day(home: Home, n: int) -> dt.date:
 
 
 def test_two_missing_hours_of_a_cpu_are_a_gap_of_two_intervals(demo_home, tmp_path):
-    home = _copy_warehouse(demo_home, tmp_path / "home")
-    day = _measured_day(home, 9)
-    _sql(home, [
+    day = _measured_day(demo_home, 9)
+    report = _validate_changed(demo_home, tmp_path, "raw.measure_cpu", [
         "delete from raw.measure_cpu where system_name = '\\DEV1' and cpu_num = 2 "
         f"and from_timestamp in (timestamp '{day} 10:00:00', timestamp '{day} 11:00:00')"
     ])
-    report = _validate(home, "raw.measure_cpu")
-    assert _failed_checks(report) == {"no_gap_longer_than_an_interval"}
-    (gap,) = report.failures
-    assert gap.unexpected_count == 1
+    gap = _one_failure(report, "no_gap_longer_than_an_interval")
     assert gap.examples[0]["gap_in_intervals"] == 2.0
     assert gap.examples[0]["from_timestamp"].startswith(f"{day}T12:00:00")
 
 
 def test_one_missing_hour_is_a_gap_of_one_interval_and_passes(demo_home, tmp_path):
-    home = _copy_warehouse(demo_home, tmp_path / "home")
-    day = _measured_day(home, 9)
-    _sql(home, [
+    day = _measured_day(demo_home, 9)
+    assert _validate_changed(demo_home, tmp_path, "raw.measure_cpu", [
         "delete from raw.measure_cpu where system_name = '\\DEV1' and cpu_num = 2 "
         f"and from_timestamp = timestamp '{day} 10:00:00'"
-    ])
-    assert _validate(home, "raw.measure_cpu").failures == []
+    ]).failures == []
 
 
 def test_a_record_outside_its_loadid_hour_is_named_by_file_and_ordinal(demo_home, tmp_path):
-    home = _copy_warehouse(demo_home, tmp_path / "home")
-    day = _measured_day(home, 9)
+    day = _measured_day(demo_home, 9)
     loadid = f"DT{day.timetuple().tm_yday:03d}10"  # names 10:00-11:00 of that day; the 11:00 record must not carry it
-    _sql(home, [
+    report = _validate_changed(demo_home, tmp_path, "raw.measure_cpu", [
         f"update raw.measure_cpu set loadid = '{loadid}' where system_name = '\\PROD1' and cpu_num = 0 "
         f"and from_timestamp = timestamp '{day} 11:00:00'"
     ])
-    report = _validate(home, "raw.measure_cpu")
-    assert _failed_checks(report) == {"inside_loadid_hour"}
-    (window,) = report.failures
-    assert window.unexpected_count == 1
+    window = _one_failure(report, "inside_loadid_hour")
     example = window.examples[0]
     assert example["loadid_hour_overlap_s"] == 0.0
     assert example["from_timestamp"].startswith(f"{day}T11:00:00")
@@ -398,56 +404,44 @@ def test_a_record_outside_its_loadid_hour_is_named_by_file_and_ordinal(demo_home
 
 
 def test_a_loadid_of_january_1st_matches_an_interval_that_began_on_december_31st(demo_home, tmp_path):
-    home = _copy_warehouse(demo_home, tmp_path / "home")
-    _sql(home, [
+    report = _validate_changed(demo_home, tmp_path, "raw.measure_cpu", [
         "update raw.measure_cpu set loadid = 'DT00100', from_timestamp = timestamp '2025-12-31 23:30:00', "
         "to_timestamp = timestamp '2026-01-01 00:30:00' where rowid = 0",
         "update raw.measure_cpu set loadid = 'DT36523', from_timestamp = timestamp '2025-12-31 23:30:00', "
         "to_timestamp = timestamp '2026-01-01 00:30:00' where rowid = 1",
         "update raw.measure_cpu set loadid = 'DT00101' where rowid = 2",
     ])
-    report = _validate(home, "raw.measure_cpu")
     (window,) = [o for o in report.failures if o.check == "inside_loadid_hour"]
     assert window.unexpected_count == 1  # only the third: its LOADID names an hour it does not touch
 
 
 def test_a_complete_shift_with_seven_hours_fails(demo_home, tmp_path):
-    home = _copy_warehouse(demo_home, tmp_path / "home")
-    day = _measured_day(home, 4)
-    _sql(home, [
+    day = _measured_day(demo_home, 4)
+    report = _validate_changed(demo_home, tmp_path, "marts.fct_cpu_shift", [
         "update marts.fct_cpu_shift set n_hours = 7 where system_name = '\\PROD1' and cpu_num = 3 "
         f"and shift_date = date '{day}' and shift = 1"
     ])
-    report = _validate(home, "marts.fct_cpu_shift")
-    assert _failed_checks(report) == {"complete_shift_has_all_hours"}
-    (hours,) = report.failures
-    assert hours.unexpected_count == 1
+    hours = _one_failure(report, "complete_shift_has_all_hours")
     assert (hours.examples[0]["n_hours_if_complete"], hours.examples[0]["shift_hours"]) == (7, 8)
 
 
 def test_the_last_shift_of_a_capture_may_be_partial(demo_home, tmp_path):
-    home = _copy_warehouse(demo_home, tmp_path / "home")
     # the capture ends two hours early: the last shift (16-24) of the last day has 6 hours
-    _sql(home, [
+    assert _validate_changed(demo_home, tmp_path, "marts.fct_cpu_shift", [
         "delete from intermediate.int_cpu__hourly where hour_start >= "
         "(select max(hour_start) - interval 1 hour from intermediate.int_cpu__hourly)",
         "update marts.fct_cpu_shift set n_hours = 6 where shift_date = (select max(shift_date) from marts.fct_cpu_shift) "
         "and shift = 2",
-    ])
-    assert _validate(home, "marts.fct_cpu_shift").failures == []
+    ]).failures == []
 
 
 def test_a_monthly_maximum_that_is_not_the_maximum_of_its_shifts_fails(demo_home, tmp_path):
-    home = _copy_warehouse(demo_home, tmp_path / "home")
-    _sql(home, [
+    report = _validate_changed(demo_home, tmp_path, "marts.fct_cpu_monthly", [
         "update marts.fct_cpu_monthly set busy_pct_max = busy_pct_max + 2.5 "
         "where system_name = '\\DEV1' and cpu_num = 0 and shift = 1 "
         "and month = (select max(month) from marts.fct_cpu_monthly)"
     ])
-    report = _validate(home, "marts.fct_cpu_monthly")
-    assert _failed_checks(report) == {"busy_pct_max_equals_shift_rows"}
-    (diff,) = report.failures
-    assert diff.unexpected_count == 1
+    diff = _one_failure(report, "busy_pct_max_equals_shift_rows")
     assert diff.examples[0]["busy_pct_max_diff"] == pytest.approx(2.5)
 
 

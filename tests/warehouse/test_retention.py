@@ -24,6 +24,7 @@ from ingest.generate._measure_inventory import SystemSpec
 from ingest.home import Home
 from ingest.warehouse.database import raw_data_tables
 from ingest.warehouse.retention import apply_retention
+import read_only_db
 
 pytestmark = pytest.mark.slow
 
@@ -53,11 +54,7 @@ def perfdb(home: Home, *args: str) -> None:
 
 
 def rows(home: Home, sql: str, params: list | None = None) -> list[tuple]:
-    con = duckdb.connect(str(home.db_path), read_only=True)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
+    return read_only_db.rows(home.db_path, sql, params)
 
 
 def raw_tables(home: Home) -> list[str]:

@@ -60,7 +60,7 @@ import numpy as np
 
 from ingest.formats.capture import (Capture, CaptureError, Counter, CounterSink, Layout, Segment, is_noise, snake,
                                      title_indent)
-from ingest.formats.command_parser import COUNTER_LIMIT, CommandParser, plausible, require_time_and_host
+from ingest.formats.command_parser import COUNTER_LIMIT, CommandParser
 
 # printed text (number as '#') -> kernel MIB name, per section; old and new net-tools spellings
 MIB_BY_TEXT: dict[str, dict[str, str]] = {
@@ -358,11 +358,7 @@ class LinuxNetstatS(CommandParser):
         return slow
 
     def load_capture(self, cap: Capture, sink: CounterSink) -> None:
-        counters = self.parse_capture(cap)
-        if not counters:
-            raise CaptureError(f"no counters found: expected {self.command} output", cap.first_line)
-        require_time_and_host(cap)
-        counters = plausible(cap, counters, self.each_counter_once)
+        counters = self.checked_counters(cap)
         layout = sink.layout(counters)
         body = cap.text.encode()
         # a capture with unread lines is not a template: the bulk path would not keep its lines

@@ -144,6 +144,30 @@ def triplet_problems(batch: RecordBatch, rows: np.ndarray, triplets: list[Triple
     return problems
 
 
+def triplet_area(batch: RecordBatch, rows: np.ndarray, layout: list[tuple[str, int]], first_data: int,
+                 count_at: int | None = None) -> tuple[list[Triplet], list[str | None]]:
+    """The triplets of ``layout`` of records ``rows`` (bounded by the triplet count at record offset ``count_at``,
+    for the types that have one) and each record's problem with them (``triplet_problems``), for a decoder to
+    add its own to before ``split_rejects``."""
+    whole = whole_records(batch).take(rows)
+    count = None if count_at is None else whole.uint(count_at, 2)[0]
+    triplets = read_triplets(whole, layout, count)
+    return triplets, triplet_problems(batch, rows, triplets, first_data)
+
+
+def require_section(problems: list[str | None], t: Triplet, section: str, consequence: str = "") -> None:
+    """A record without the section of ``t`` (its triplet zero) has that problem, unless it has one already."""
+    for i in np.flatnonzero(~t.exists).tolist():
+        problems[i] = problems[i] or (f"record has no {section} (triplet {t.name} at record offset {t.at} is zero)"
+                                      + (f": {consequence}" if consequence else ""))
+
+
+def split_rejects(rows: np.ndarray, problems: list[str | None]) -> tuple[np.ndarray, list[tuple[int, str]]]:
+    """The positions (in ``rows``) of the records without a problem, and (batch row, problem) of the others."""
+    keep = np.flatnonzero([p is None for p in problems])
+    return keep, [(int(rows[i]), p) for i, p in enumerate(problems) if p is not None]
+
+
 def expand(batch: RecordBatch, rows: np.ndarray, t: Triplet) -> Sections:
     """One Sections row per instance of the section described by ``t`` (records ``rows`` of the batch)."""
     number = np.where(t.exists, t.number, 0)

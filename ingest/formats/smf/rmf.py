@@ -1,6 +1,6 @@
-"""What the RMF records that carry one row per section (72.3 per class period, 74.1 per device) share: the
-triplets from offset 28, the interval of the RMF product section (always the first triplet), and the record's
-interval repeated on every row its sections unfold into.
+"""What the RMF records (70.1, 72.3, 74.1) share: the triplets from offset 28, the interval of the RMF product
+section (always the first triplet), and, for the types that carry one row per section (72.3 per class period,
+74.1 per device), the record's interval and fields repeated on every row its sections unfold into.
 
 A record that lacks its product section, or a section the type cannot do without (72.3: the workload manager
 control section), or whose interval is not valid packed decimal, is rejected alone with its offsets.
@@ -14,18 +14,17 @@ import numpy as np
 import pyarrow as pa
 
 from ingest.formats.base import Column
-from ingest.formats.smf.fields import Sections, ts_array
+from ingest.formats.smf.fields import FieldSpec, Sections, decode_fields, int_array, packed_date, packed_int, ts_array
 from ingest.formats.smf.headers import (
     Header,
     Triplet,
     common_columns,
     first_instance,
-    read_triplets,
-    triplet_problems,
-    whole_records,
+    require_section,
+    split_rejects,
+    triplet_area,
 )
 from ingest.formats.smf.records import RecordBatch
-from ingest.formats.smf.smf70 import rmf_interval, utc_offset_us
 from ingest.formats.smf.tables import I64, SECTION_INDEX, SUBSYSTEM_ID, TS
 
 FIRST_TRIPLET = 28
@@ -40,43 +39,66 @@ def leading_columns(rtype: int) -> tuple[Column, ...]:
             SECTION_INDEX)
 
 
+def rmf_interval(product: Sections) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Interval start (SMFxxDAT + SMFxxIST ``0hhmmssF``), length (SMFxxINT ``mmsstttF``) in µs, and validity:
+    the RMF product section is the same in every RMF record (types 70-79)."""
+    date_m, date_present = product.matrix(14, 4)
+    days, date_ok, _ = packed_date(date_m)
+    ist_m, ist_present = product.matrix(10, 4)
+    hhmmss, ist_ok = packed_int(ist_m)
+    h, m, s = hhmmss // 10000, hhmmss // 100 % 100, hhmmss % 100
+    start_ok = date_present & date_ok & ist_present & ist_ok & (h < 24) & (m < 60) & (s < 60)
+    start = days.astype("datetime64[us]") + (h * 3600 + m * 60 + s) * 1_000_000
+    int_m, int_present = product.matrix(18, 4)
+    mmsssttt, int_ok = packed_int(int_m)
+    minutes, seconds, millis = mmsssttt // 100000, mmsssttt // 1000 % 100, mmsssttt % 1000
+    interval_us = (minutes * 60_000 + seconds * 1000 + millis) * 1000
+    return start, start_ok, interval_us, int_present & int_ok & (seconds < 60)
+
+
+def utc_offset_us(product: Sections) -> pa.Array:
+    """SMFxxLGO (offset 60 of the RMF product section, the same in types 70-79): local time minus GMT in signed
+    STCK units (bit 51 = 1 µs), µs; NULL where the section is too short to hold it."""
+    lgo, present = product.matrix(60, 8)
+    return int_array(np.ascontiguousarray(lgo).view(">i8")[:, 0].astype(np.int64) >> 12, present)
+
+
 @dataclass
 class RmfRecords:
     rows: np.ndarray  # the batch rows of the records kept
     triplets: list[Triplet]  # in the type's order, one row per kept record
     start: np.ndarray  # interval start, datetime64[us]
     interval_us: np.ndarray
-    utc_offset_us: pa.Array  # SMF70LGO of the product section (the same layout in every RMF record)
+    utc_offset_us: pa.Array  # SMFxxLGO of the product section (the same layout in every RMF record)
     rejects: list[tuple[int, str]]
 
 
 def rmf_records(batch: RecordBatch, rows: np.ndarray, rtype: int, names: list[str],
-                required: dict[int, str] | None = None) -> RmfRecords:
+                required: dict[int, tuple[str, str]] | None = None) -> RmfRecords:
     """The triplets ``names`` (8 bytes each from offset 28, bounded by SMFxxTRN) and interval of each record;
-    ``required``: triplet index -> the reject reason without it, ``{name}`` and ``{at}`` its triplet's (the product
-    section is always required)."""
-    whole = whole_records(batch).take(rows)
-    trn, _ = whole.uint(24, 2)
-    triplets = read_triplets(whole, [(name, FIRST_TRIPLET + 8 * k) for k, name in enumerate(names)], trn)
-    problems = triplet_problems(batch, rows, triplets, FIRST_TRIPLET)
+    ``required``: triplet index -> (section, what a record lacks without it), the reject reason of a record whose
+    triplet is zero (the product section is always required)."""
+    triplets, problems = triplet_area(batch, rows, [(name, FIRST_TRIPLET + 8 * k) for k, name in enumerate(names)],
+                                      FIRST_TRIPLET, count_at=24)
     prs = triplets[0]
+    for k, (section, consequence) in {0: ("RMF product section", "no interval"), **(required or {})}.items():
+        require_section(problems, triplets[k], section, consequence)
     start, start_ok, interval_us, interval_ok = rmf_interval(first_instance(batch, rows, prs))
-    needed = {0: "RMF product section (triplet {name} at record offset {at} is zero): no interval", **(required or {})}
-    for i in range(len(rows)):
-        if problems[i] is not None:
-            continue
-        missing = [k for k in needed if not triplets[k].exists[i]]
-        if missing:
-            k = missing[0]
-            problems[i] = "record has no " + needed[k].format(name=names[k], at=FIRST_TRIPLET + 8 * k)
-        elif not (start_ok[i] and interval_ok[i]):
-            at = prs.offset[i]
-            problems[i] = (f"RMF product section at record offset {at}: interval start SMF{rtype}DAT/SMF{rtype}IST "
-                           f"(offsets {at + 14}/{at + 10}) or length SMF{rtype}INT (offset {at + 18}) is not valid packed decimal")
-    keep = np.flatnonzero([p is None for p in problems])
-    rejects = [(int(rows[i]), p) for i, p in enumerate(problems) if p is not None]
+    for i in np.flatnonzero(~(start_ok & interval_ok)).tolist():
+        at = prs.offset[i]
+        problems[i] = problems[i] or (
+            f"RMF product section at record offset {at}: interval start SMF{rtype}DAT/SMF{rtype}IST "
+            f"(offsets {at + 14}/{at + 10}) or length SMF{rtype}INT (offset {at + 18}) is not valid packed decimal")
+    keep, rejects = split_rejects(rows, problems)
     return RmfRecords(rows[keep], [t.take(keep) for t in triplets], start[keep], interval_us[keep],
                       utc_offset_us(first_instance(batch, rows[keep], prs.take(keep))), rejects)
+
+
+def record_fields(batch: RecordBatch, kept: RmfRecords, k: int, fields: list[FieldSpec], owner: pa.Array) -> dict[str, pa.Array]:
+    """The ``fields`` of the first instance of triplet ``k``'s section of each kept record, repeated on the
+    section rows that record unfolds into (``owner``, from ``interval_columns``)."""
+    decoded = decode_fields(first_instance(batch, kept.rows, kept.triplets[k]), fields)
+    return {name: decoded[name].take(owner) for name, *_ in fields}
 
 
 def interval_columns(batch: RecordBatch, header: Header, kept: RmfRecords, sections: Sections) -> tuple[pa.Array, dict[str, pa.Array]]:

@@ -44,9 +44,9 @@ from ingest.formats.smf.headers import (
     common_columns,
     expand,
     first_instance,
-    read_triplets,
-    triplet_problems,
-    whole_records,
+    require_section,
+    split_rejects,
+    triplet_area,
 )
 from ingest.formats.smf.records import RecordBatch
 from ingest.formats.smf.tables import I64, SECTION_INDEX, STR, SUBSYSTEM_ID, TS, smf_table
@@ -235,16 +235,12 @@ def _text_section(batch: RecordBatch, rows: np.ndarray, t: Triplet) -> pa.Array:
 
 
 def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
-    whole = whole_records(batch).take(rows)
-    trn, _ = whole.uint(24, 2)
-    triplets = read_triplets(whole, [("SMF119IDOff" if k == 0 else f"SMF119S{k}Off", 28 + 8 * k) for k in range(8)], trn)
-    problems = triplet_problems(batch, rows, triplets, 28)
-    for i in np.flatnonzero(~triplets[0].exists).tolist():
-        problems[i] = problems[i] or "record has no TCP/IP identification section (triplet SMF119IDOff at record offset 28 is zero)"
-    keep = np.array([p is None for p in problems], dtype=bool)
-    rejects = [(int(rows[i]), problems[i]) for i in np.flatnonzero(~keep)]
+    layout = [("SMF119IDOff" if k == 0 else f"SMF119S{k}Off", 28 + 8 * k) for k in range(8)]
+    triplets, problems = triplet_area(batch, rows, layout, 28, count_at=24)
+    require_section(problems, triplets[0], "TCP/IP identification section")
+    keep, rejects = split_rejects(rows, problems)
     rows = rows[keep]
-    triplets = [t.take(np.flatnonzero(keep)) for t in triplets]
+    triplets = [t.take(keep) for t in triplets]
     subtype = header.subtype[rows]
     tables: dict[str, pa.Table] = {}
 

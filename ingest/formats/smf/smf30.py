@@ -28,7 +28,15 @@ import pyarrow as pa
 
 from ingest.formats.base import Column
 from ingest.formats.smf.fields import columns, decode_fields, int_array
-from ingest.formats.smf.headers import Decoded, Header, common_columns, first_instance, read_triplets, triplet_problems, whole_records
+from ingest.formats.smf.headers import (
+    Decoded,
+    Header,
+    common_columns,
+    first_instance,
+    require_section,
+    split_rejects,
+    triplet_area,
+)
 from ingest.formats.smf.records import RecordBatch
 from ingest.formats.smf.tables import I64, STR, TS, smf_table
 
@@ -150,15 +158,10 @@ TABLES = (WORK_TABLE,)
 
 
 def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
-    whole = whole_records(batch).take(rows)
-    triplets = dict(zip((name for name, _ in TRIPLETS), read_triplets(whole, TRIPLETS)))
-    problems = triplet_problems(batch, rows, list(triplets.values()), 24)
-    ident = triplets["SMF30IOF"]
-    for i in np.flatnonzero(~ident.exists).tolist():
-        problems[i] = problems[i] or "record has no identification section (triplet SMF30IOF at record offset 32 is zero)"
-    keep = np.array([p is None for p in problems], dtype=bool)
-    rejects = [(int(rows[i]), problems[i]) for i in np.flatnonzero(~keep)]
-    keep = np.flatnonzero(keep)
+    layout, problems = triplet_area(batch, rows, TRIPLETS, 24)
+    triplets = {t.name: t for t in layout}
+    require_section(problems, triplets["SMF30IOF"], "identification section")
+    keep, rejects = split_rejects(rows, problems)
     rows = rows[keep]
     triplets = {name: t.take(keep) for name, t in triplets.items()}
 

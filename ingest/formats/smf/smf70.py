@@ -35,25 +35,16 @@ import numpy as np
 import pyarrow as pa
 
 from ingest.formats.base import Column
-from ingest.formats.smf.fields import Sections, columns, decode_fields, int_array, packed_date, packed_int, ts_array
-from ingest.formats.smf.headers import (
-    Decoded,
-    Header,
-    common_columns,
-    expand,
-    first_instance,
-    read_triplets,
-    triplet_problems,
-    whole_records,
-)
+from ingest.formats.smf.fields import Sections, columns, decode_fields, int_array, packed_int, ts_array
+from ingest.formats.smf.headers import Decoded, Header, common_columns, expand, first_instance
 from ingest.formats.smf.records import RecordBatch
+from ingest.formats.smf.rmf import rmf_records
 from ingest.formats.smf.tables import I64, SECTION_INDEX, STR, SUBSYSTEM_ID, TS, smf_table
 
 RECORD_TYPE, SUBTYPES = 70, (1,)
 
 # triplet order of subtype 1, from offset 28, 8 bytes each; only the first SMF70TRN exist
 TRIPLETS = ["SMF70PRS", "SMF70CCS", "SMF70CPS", "SMF70ASS", "SMF70BCS", "SMF70BVS", "SMF70CNS", "SMF70COS", "SMF70TNS"]
-FIRST_TRIPLET = 28
 
 PRODUCT = [  # RMF product section (SMF70PRS)
     ("rmf_version", 0, 2, "packed", "SMF70MFV: RMF version."),
@@ -203,30 +194,6 @@ LOGICAL_PROCESSOR_TABLE = smf_table(
 TABLES = (CONTROL_TABLE, CPU_TABLE, PARTITION_TABLE, LOGICAL_PROCESSOR_TABLE)
 
 
-def rmf_interval(product: Sections) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Interval start (SMF70DAT + SMF70IST ``0hhmmssF``), length (SMF70INT ``mmsstttF``) in µs, and validity.
-    The RMF product section is the same in every RMF record (types 70-79), so type 72 reads it here too."""
-    date_m, date_present = product.matrix(14, 4)
-    days, date_ok, _ = packed_date(date_m)
-    ist_m, ist_present = product.matrix(10, 4)
-    hhmmss, ist_ok = packed_int(ist_m)
-    h, m, s = hhmmss // 10000, hhmmss // 100 % 100, hhmmss % 100
-    start_ok = date_present & date_ok & ist_present & ist_ok & (h < 24) & (m < 60) & (s < 60)
-    start = days.astype("datetime64[us]") + (h * 3600 + m * 60 + s) * 1_000_000
-    int_m, int_present = product.matrix(18, 4)
-    mmsssttt, int_ok = packed_int(int_m)
-    minutes, seconds, millis = mmsssttt // 100000, mmsssttt // 1000 % 100, mmsssttt % 1000
-    interval_us = (minutes * 60_000 + seconds * 1000 + millis) * 1000
-    return start, start_ok, interval_us, int_present & int_ok & (seconds < 60)
-
-
-def utc_offset_us(product: Sections) -> pa.Array:
-    """SMF70LGO (offset 60 of the RMF product section, the same in types 70-79): local time minus GMT in signed
-    STCK units (bit 51 = 1 µs), µs; NULL where the section is too short to hold it."""
-    lgo, present = product.matrix(60, 8)
-    return int_array(np.ascontiguousarray(lgo).view(">i8")[:, 0].astype(np.int64) >> 12, present)
-
-
 def _lookup(rec: np.ndarray, inst: np.ndarray, want_rec: np.ndarray, want_inst: np.ndarray) -> np.ndarray:
     """Index of the row with (rec, inst) == (want_rec, want_inst), or -1: joins sections of the same record."""
     if len(rec) == 0:
@@ -255,25 +222,9 @@ def _take(values: pa.Array, index: np.ndarray) -> pa.Array:
 
 
 def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
-    whole = whole_records(batch).take(rows)
-    trn, _ = whole.uint(24, 2)
-    triplets = read_triplets(whole, [(name, FIRST_TRIPLET + 8 * k) for k, name in enumerate(TRIPLETS)], trn)
-    problems = triplet_problems(batch, rows, triplets, FIRST_TRIPLET)
-    prs, ccs, cps, _ass, bcs, bvs, cns = triplets[:7]
-    product = first_instance(batch, rows, prs)
-    start, start_ok, interval_us, interval_ok = rmf_interval(product)
-    for i in range(len(rows)):
-        if problems[i] is None and not prs.exists[i]:
-            problems[i] = "record has no RMF product section (triplet SMF70PRS at record offset 28 is zero): no interval"
-        elif problems[i] is None and not (start_ok[i] and interval_ok[i]):
-            at = prs.offset[i]
-            problems[i] = (f"RMF product section at record offset {at}: interval start SMF70DAT/SMF70IST (offsets {at + 14}/{at + 10}) "
-                           f"or length SMF70INT (offset {at + 18}) is not valid packed decimal")
-    good = np.array([p is None for p in problems], dtype=bool)
-    rejects = [(int(rows[i]), problems[i]) for i in np.flatnonzero(~good)]
-    keep = np.flatnonzero(good)
-    rows, start, interval_us = rows[keep], start[keep], interval_us[keep]
-    prs, ccs, cps, bcs, bvs, cns = (t.take(keep) for t in (prs, ccs, cps, bcs, bvs, cns))
+    kept = rmf_records(batch, rows, RECORD_TYPE, TRIPLETS)
+    rows, start, interval_us, rejects = kept.rows, kept.start, kept.interval_us, kept.rejects
+    prs, ccs, cps, _ass, bcs, bvs, cns = kept.triplets[:7]
     n = len(rows)
     # per-record values the section tables repeat so each row carries its own natural key
     by_record = np.full(len(batch), -1, dtype=np.int64)
@@ -289,7 +240,7 @@ def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
         "interval_start": ts_array(start, ones),
         "interval_us": pa.array(interval_us, pa.int64()),
         "cycle_us": int_array(cycle_ms * 1000, cycle_present & cycle_ok),
-        "utc_offset_us": utc_offset_us(product),
+        "utc_offset_us": kept.utc_offset_us,
         **decode_fields(product, PRODUCT),
         **decode_fields(first_instance(batch, rows, ccs), CONTROL),
         "cpu_section_count": pa.array(cps.number, pa.int64()),

@@ -27,9 +27,9 @@ import numpy as np
 import pyarrow as pa
 
 from ingest.formats.smf.fields import Sections, columns, decode_fields
-from ingest.formats.smf.headers import Decoded, Header, Triplet, expand, first_instance
+from ingest.formats.smf.headers import Decoded, Header, Triplet, expand
 from ingest.formats.smf.records import RecordBatch
-from ingest.formats.smf.rmf import interval_columns, leading_columns, rmf_records
+from ingest.formats.smf.rmf import interval_columns, leading_columns, record_fields, rmf_records
 from ingest.formats.smf.tables import smf_table
 
 RECORD_TYPE, SUBTYPES = 72, (3,)
@@ -122,17 +122,14 @@ TABLES = (PERIOD_TABLE,)
 
 def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
     kept = rmf_records(batch, rows, RECORD_TYPE, TRIPLETS,
-                       {1: "workload manager control section (triplet {name} at record offset {at} is zero): no class"})
-    prs, wms, scs, rts = (kept.triplets[k] for k in (0, 1, 4, 5))
+                       {1: ("workload manager control section", "no class")})
+    scs, rts = kept.triplets[4], kept.triplets[5]
     periods = expand(batch, kept.rows, scs)
     owner, leading = interval_columns(batch, header, kept, periods)
-    per_record = {
-        **decode_fields(first_instance(batch, kept.rows, prs), PRODUCT),
-        **decode_fields(first_instance(batch, kept.rows, wms), CONTROL),
-    }
     table = {
         **leading,
-        **{name: per_record[name].take(owner) for name, *_ in (*PRODUCT, *CONTROL)},
+        **record_fields(batch, kept, 0, PRODUCT, owner),
+        **record_fields(batch, kept, 1, CONTROL, owner),
         **decode_fields(periods, PERIOD),
         **decode_fields(response_time_counts(batch, periods, rts.take(owner.to_numpy())), RT_BUCKETS),
     }

@@ -21,9 +21,9 @@ import numpy as np
 import pyarrow as pa
 
 from ingest.formats.smf.fields import columns, decode_fields
-from ingest.formats.smf.headers import Decoded, Header, expand, first_instance
+from ingest.formats.smf.headers import Decoded, Header, expand
 from ingest.formats.smf.records import RecordBatch
-from ingest.formats.smf.rmf import interval_columns, leading_columns, rmf_records
+from ingest.formats.smf.rmf import interval_columns, leading_columns, record_fields, rmf_records
 from ingest.formats.smf.tables import smf_table
 
 RECORD_TYPE, SUBTYPES = 74, (1,)
@@ -72,13 +72,7 @@ TABLES = (DEVICE_TABLE,)
 
 def decode(batch: RecordBatch, header: Header, rows: np.ndarray) -> Decoded:
     kept = rmf_records(batch, rows, RECORD_TYPE, TRIPLETS)
-    prs, dds = kept.triplets[0], kept.triplets[2]
-    devices = expand(batch, kept.rows, dds)
+    devices = expand(batch, kept.rows, kept.triplets[2])
     owner, leading = interval_columns(batch, header, kept, devices)
-    product = decode_fields(first_instance(batch, kept.rows, prs), PRODUCT)
-    table = {
-        **leading,
-        **{name: product[name].take(owner) for name, *_ in PRODUCT},
-        **decode_fields(devices, DEVICE),
-    }
+    table = {**leading, **record_fields(batch, kept, 0, PRODUCT, owner), **decode_fields(devices, DEVICE)}
     return Decoded({DEVICE_TABLE.name: pa.table(table)}, kept.rejects, len(kept.rows))

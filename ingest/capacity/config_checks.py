@@ -48,7 +48,6 @@ from ingest.capacity.sizing import APPN_HEADER_BYTES, SUBAREA_HEADER_BYTES, deco
 from ingest.formats.base import FormatError
 from ingest.formats.benchmark.log_reader import log_form, read_runs
 from ingest.formats.benchmark.record import RecordError
-from ingest.formats import registry
 from ingest.formats.base import SNIFF_BYTES, UTF8_BOM
 from ingest.formats.listings.reader import ListingParser, file_node
 from ingest.formats.listings.settings import ListingError, Setting, csv_header, csv_settings, setting
@@ -610,6 +609,8 @@ def read_listing(path: Path) -> list[Setting]:
     header = csv_header(rows[0])
     if header is not None:
         return _plain_listing(path, header, rows[1:])
+    from ingest.formats import registry  # here, not at the top: `perfdb generate` builds this module's CLI
+
     with path.open("rb") as f:
         parser = registry.sniff(f.read(SNIFF_BYTES), path.name)
     if isinstance(parser, ListingParser):

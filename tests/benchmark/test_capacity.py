@@ -220,6 +220,9 @@ def test_seed_000_baseline_listing_breaks_the_rules_the_tuned_one_follows():
         ("002-F20", "RS/6000", "30"), ("002-F20", "RS/6000", "30"),  # the same queues, seed 002's formula section
         ("000-R29", "RS/6000", "30"),  # the transmit queue (L648)
         ("000-R32", "RS/6000", "2,048 KB"),  # thewall (L672)
+        ("000-R25", "DOS", "2 / 2"),  # NS/DOS's DLC MAXIN/MAXOUT against VTAM, not CM/2 (L614)
+        ("000-R53", "VTAM", "x'F7F7'"),  # RUSIZES X'F7F7', not X'8D8D' (L902-L910)
+        ("003-VT-TP-05", "VTAM", "x'F7F7' = 1,920 bytes"),  # RUs of 4K or less for bulk transfer (seed 003 L511)
     ])
     assert {f.source for f in base if f.rule_id == "000-slodown-6"} == {"seed 000 L815-L821"}
     assert config_checks.check(listing("appA_tuned")) == []
@@ -242,7 +245,7 @@ def test_cross_node_rule_names_both_nodes():
     ({"iobuf": 3900, "ru_size": 16384, "hpr": "yes", "mpc_plus": "no"}, set()),
     # seed 000 L304-L312 (and seed 002 L942-L946): an RU just above the frame leaves a nearly empty second frame
     ({"ru_size": 2048, "dlc_frame_size": 2052}, {"000-ru-fits-frame", "002-R26"}),
-    ({"ru_size": 1920, "dlc_frame_size": 2052}, set()),
+    ({"ru_size": 1920, "dlc_frame_size": 2052, "mode_name": "#INTER"}, set()),  # (an interactive mode: small RUs right)
     # seed 002 L788: 2 x 2048 bits / 9600 bit/s = 0.4267 s; 0.5 s suffices
     ({"repoll_timeout": 0.4, "link_speed": 9600, "dlc_frame_size": 256}, {"002-sdlc-timer"}),
     ({"repoll_timeout": 0.5, "link_speed": 9600, "dlc_frame_size": 256}, set()),
@@ -258,7 +261,7 @@ def test_configuration_rules_are_the_catalogue_rows_config_checks_evaluates(tmp_
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"]: r for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     assert {r.rule_id: r.source for r in config_checks.RULES} == {k: r["source"] for k, r in rows.items()}
-    assert len(rows) == 40 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
+    assert len(rows) == 56 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
     header = "rule_id,evaluated_by,metric,operator,limit,severity,advice,source\n"
     path = tmp_path / "rules_catalogue.csv"
     path.write_text(header + "000-unitsz-4000,config_checks,unitsz,<>,4000,warning,4000 bytes,seed 000 L787\n"
@@ -267,7 +270,7 @@ def test_configuration_rules_are_the_catalogue_rows_config_checks_evaluates(tmp_
                                                            r"by config_checks but has neither a metric, operator and limit"):
         config_checks.load_rules(path)
     path.write_text(header + "000-unitsz-4000,config_checks,unitsz,<>,4000,warning,4000 bytes,seed 000 L787\n")
-    with pytest.raises(config_checks.CatalogueError, match=r"no row evaluated by config_checks for the coded checks 000-iobuf"):
+    with pytest.raises(config_checks.CatalogueError, match=r"no row evaluated by config_checks for the coded checks 000-F11, .*000-iobuf-equals-unitsz"):
         config_checks.load_rules(path)
 
 

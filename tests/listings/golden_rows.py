@@ -1,4 +1,5 @@
-"""A listing as its parser loads it: the rows of raw.parameter_listings and the rejects, as JSON-ready lists."""
+"""A listing as its parser loads it: the rows of raw.parameter_listings and the rejects, as JSON-ready lists (the
+form of the listings' golden pairs, tests/golden/sets.py; `tests/golden/regenerate.py --family listings` writes them)."""
 
 from __future__ import annotations
 
@@ -23,13 +24,3 @@ def parse(path: Path) -> dict:
                  for r in rows],
         "rejects": [[r.line, r.reason] for r in ctx.rejects],
     }
-
-
-def expected_path(path: Path) -> Path:
-    return path.with_suffix(".json")
-
-
-if __name__ == "__main__":  # regenerate every expected parse: an explicit step, then read the diff
-    for path in INPUTS:
-        expected_path(path).write_text(json.dumps(parse(path), indent=1) + "\n")
-        print("wrote", expected_path(path))

@@ -101,7 +101,7 @@ def db(tmp_path_factory):
 
 
 def test_the_mart_finds_what_config_checks_finds_on_every_listing(db):
-    assert_mart_finds_what_config_checks_finds(db, 15, {"002-adapter-queues-150"})
+    assert_mart_finds_what_config_checks_finds(db, 15, {"002-adapter-queues-150", "002-F20"})
 
 
 def test_in_sql_each_rule_fires_on_its_breaking_case_only(db):
@@ -128,7 +128,7 @@ def test_the_demo_appc_listings_break_the_rules_they_were_written_to_break(db):
         # RUSIZES X'8989': 4,096 both ways
         DEMO[2]: [("000-R53", "SYSA"), ("003-VT-TP-05", "SYSA")],
         # 8,192-byte RUs in 4,000-byte subarea frames: 3 segments of 3,971 bytes, the last 6 % full
-        DEMO[3]: [("000-R05", "NCP1"), ("000-ru-fits-frame", "NCP1")],
+        DEMO[3]: [("000-R05", "NCP1"), ("000-ru-fits-frame", "NCP1"), ("002-R26", "NCP1")],  # 002-R26 restates the rule
     }
     quiet = {(r["rule_id"], r["node"]) for name in DEMO for r in evaluations[name] if not r["fired"]}
     assert {("000-R02", "OS2A/#BATCH"), ("000-R20", "OS2A/#INTER"), ("000-R22", "OS2A/#BATCH"),

@@ -50,7 +50,7 @@ class As400Cl(ListingParser):
 
 
 def _command(stmt: Statement, node: str) -> Parsed:
-    operands = [o for o in stmt.operands if not isinstance(o, tuple)]
+    operands = stmt.operands
     mode = next((o.value for o in operands if o.name == "MODD"), None) if stmt.verb in MODE_COMMANDS else None
     where = f"{node}/{mode}" if mode else node
     if stmt.verb == "CHGSYSVAL":
@@ -59,16 +59,12 @@ def _command(stmt: Statement, node: str) -> Parsed:
         if sysval is None or value is None:
             yield stmt.line, "expected CHGSYSVAL SYSVAL(name) VALUE(value)"
         else:
-            yield value.line, setting(node, sysval.value, value.value, None, value.line)
-        yield from (o for o in stmt.operands if isinstance(o, tuple))
+            yield value.line, setting(node, sysval.value, value.value, None, value.line), stmt.line
         return
     described = OBJECT_OF.get(stmt.verb[:6])
-    for o in stmt.operands:
-        if isinstance(o, tuple):
-            yield o
-        else:
-            name = f"{described} {o.name}" if described and o.name == "MAXFRAME" else o.name
-            yield o.line, setting(where, name, o.value, None, o.line)
+    for o in operands:
+        name = f"{described} {o.name}" if described and o.name == "MAXFRAME" else o.name
+        yield o.line, setting(where, name, o.value, None, o.line), stmt.line
 
 
 PARSER = As400Cl()

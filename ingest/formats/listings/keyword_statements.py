@@ -4,8 +4,9 @@
 
 ``statements(text, ends)`` cuts a listing into statements (a statement ends where ``ends`` says: CL at the
 end of a line not continued by ``+`` or ``-``, an NDF at ``;``) and yields each statement's verb and its
-operands with the line each starts on; an operand that is not ``KEYWORD(value)`` is yielded as what is
-wrong with it, on its line, so the listing parsers reject that line and load the rest.
+operands with the line each starts on; a statement with an operand that is not ``KEYWORD(value)`` is yielded
+as what is wrong with that operand, on its line: the statement is one record, rejected whole, and the other
+statements load.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class Operand:
 class Statement:
     line: int
     verb: str
-    operands: list[Operand | tuple[int, str]]  # an operand, or (line, what is wrong) for one that is not
+    operands: list[Operand]
 
 
 def _uncomment(text: str) -> str:
@@ -114,7 +115,11 @@ def _statement(body: str, first: int) -> Statement | tuple[int, str]:
     verb_line, verb = tokens[0]
     if not re.fullmatch(KEYWORD, verb):
         return verb_line, f"expected a command or verb, found {verb[:80]!r}"
-    return Statement(verb_line, verb, [_operand(line, token) for line, token in tokens[1:]])
+    operands = [_operand(line, token) for line, token in tokens[1:]]
+    wrong = next((o for o in operands if isinstance(o, tuple)), None)
+    if wrong is not None:  # a statement is one record: loaded whole or rejected at its first bad operand
+        return wrong[0], f"{wrong[1]}; the {verb} statement begun on line {first} is not loaded"
+    return Statement(verb_line, verb, operands)
 
 
 def sniffs(head: bytes, first_line: re.Pattern) -> bool:

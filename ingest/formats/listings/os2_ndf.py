@@ -41,10 +41,10 @@ class Os2Ndf(ListingParser):
             if isinstance(stmt, tuple):
                 yield stmt
                 continue
-            mode = next((o.value for o in stmt.operands if not isinstance(o, tuple) and o.name == "MODE_NAME"), None)
+            mode = next((o.value for o in stmt.operands if o.name == "MODE_NAME"), None)
             where = f"{node}/{mode}" if stmt.verb == "DEFINE_MODE" and mode else node
             for o in stmt.operands:
-                yield o if isinstance(o, tuple) else (o.line, setting(where, o.name, o.value, None, o.line))
+                yield o.line, setting(where, o.name, o.value, None, o.line), stmt.line
 
 
 PARSER = Os2Ndf()

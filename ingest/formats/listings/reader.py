@@ -23,7 +23,9 @@ from ingest.formats.capture import HEADER_RE, MAX_LINE_CHARS, file_name_info
 from ingest.formats.listings.settings import Setting, setting
 from ingest.formats.listings.tables import PARAMETER_LISTINGS, TABLES
 
-Parsed = Iterator[tuple[int, Setting | str]]
+# (line, a setting or what is wrong with the line), or (line, setting, statement): the settings of one
+# statement (its first line) are one record, as the statement is what a damaged line spoils
+Parsed = Iterator[tuple[int, Setting | str] | tuple[int, Setting, int]]
 
 
 def file_node(path: Path) -> str:
@@ -57,9 +59,13 @@ class ListingParser:
         text = path.read_bytes().removeprefix(UTF8_BOM).decode("utf-8", "replace")
         lines = text.split("\n")
         rows: dict[str, list] = {c: [] for c in PARAMETER_LISTINGS.column_names}
-        ordinal = 0
-        for line, got in self.settings(text, file_node(path)):
-            ctx.read()
+        ordinal, statement, counted = 0, None, -1
+        for line, got, *of_statement in self.settings(text, file_node(path)):
+            if of_statement and of_statement == statement:
+                ordinal -= 1  # the next setting of the statement read last: the same record
+            else:
+                ctx.read()
+            statement = of_statement or None
             if isinstance(got, str):
                 ctx.reject(f"line {line}: {got}", lines[line - 1], line=line, record_ordinal=ordinal)
             else:
@@ -69,15 +75,19 @@ class ListingParser:
                     rows[column].append(value)
             ordinal += 1
             if len(rows["record_ordinal"]) >= BATCH_ROWS:
-                yield _batch(rows)
+                yield _batch(rows, counted)
+                counted = ordinal - 1
         if ordinal == 0:
             raise FormatError(f"no parameter in the file: expected {self.format} lines", line=1)
         if rows["record_ordinal"]:
-            yield _batch(rows)
+            yield _batch(rows, counted)
 
 
-def _batch(rows: dict[str, list]) -> Batch:
-    batch = Batch(PARAMETER_LISTINGS.name, pa.table(dict(rows), schema=PARAMETER_LISTINGS.schema))
+def _batch(rows: dict[str, list], counted: int) -> Batch:
+    """The rows as a batch completing the records among them not counted before (a statement's settings are
+    one record, which a batch boundary may split: it counts in the batch its first row is in)."""
+    records = len({o for o in rows["record_ordinal"] if o > counted})
+    batch = Batch(PARAMETER_LISTINGS.name, pa.table(dict(rows), schema=PARAMETER_LISTINGS.schema), records=records)
     for values in rows.values():
         values.clear()
     return batch

@@ -82,7 +82,8 @@ def test_every_readme_command_runs_as_written_in_the_demo_home(readme_folder):
     assert " SYSTEM: \\PROD1" in output(f"{home} report threshold --date 2026-01-20 --system PROD1")
     assert "CPU TREND REPORT" in output(f"{home} report trend")
     assert {row["system_name"] for row in json.loads(output(f"{home} --json report threshold"))} == {"aix01"}
-    assert output(f"{home} ingest perfdb_home/landing/").startswith("208 files: 0 loaded")
+    landed = sum(1 for p in (readme_folder / "perfdb_home" / "landing").rglob("*") if p.is_file())
+    assert output(f"{home} ingest perfdb_home/landing/").startswith(f"{landed} files: 0 loaded")  # all ingested before
     assert output(f"{home} remove").startswith("removed file ")
     assert output(f"{home} build").splitlines()[0].endswith("all passed")
     assert "perfdb_home/warehouse/dbt_docs/index.html" in output(f"{home} docs")

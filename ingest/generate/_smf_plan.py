@@ -30,7 +30,10 @@ CAPTURE_RATIO = 0.88
 FTP_KI_PER_KB = 40.0
 TN3270_TRANSACTIONS_PER_MIN = 2.0
 PROCESSOR_SPEEDS = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "processor_speeds.csv"
+# The systems' last IPL; before it, a maintenance IPL every 13 weeks (a Sunday 06:00 like it), so that a
+# started task's step never starts after the records it writes, whatever day range is generated
 IPL = dt.datetime(2025, 12, 28, 6, 0)
+IPL_EVERY = dt.timedelta(weeks=13)
 TOD_EPOCH = dt.datetime(1900, 1, 1)
 
 
@@ -455,6 +458,7 @@ def _plan_work(plan: DayPlan, cp_busy_s: list[float], seed: int) -> None:
                                     excp=totals[2], **{**common, "step_name": "", "step_number": len(steps), "step_start": reader_start}))
     # started tasks: what the hour's captured CP time leaves after batch and TSO
     per_smf = RMF_PER_DAY // SMF_PER_DAY
+    ipl = last_ipl(day0)
     for k in range(SMF_PER_DAY):
         start = day0 + k * SMF_INTERVAL
         rmf = plan.rmf[k * per_smf : (k + 1) * per_smf]
@@ -469,10 +473,17 @@ def _plan_work(plan: DayPlan, cp_busy_s: list[float], seed: int) -> None:
             cpu_cs = servers.get(stc.workload, int(left * w / sum(weights)))
             plan.work.append(WorkRecord(
                 subtype=2, work_type="STC", job_name=stc.job_name, job_id=f"STC{1000 + number:05d}",
-                step_name=stc.job_name, step_number=1, program=stc.program, reader_start=IPL, step_start=IPL,
+                step_name=stc.job_name, step_number=1, program=stc.program, reader_start=ipl, step_start=ipl,
                 written=start + SMF_INTERVAL, interval_start=start, cpu_tcb_cs=cpu_cs * 4 // 5, cpu_srb_cs=cpu_cs - cpu_cs * 4 // 5,
                 ziip_cs=int(ziip_busy_cs * 0.9) if stc.ziip else 0, excp=int(cpu_cs * rnd.uniform(1.5, 4)),
                 service_class=stc.service_class, report_class=stc.report_class, workload=stc.workload))
+
+
+def last_ipl(at: dt.datetime) -> dt.datetime:
+    """The IPL the started tasks running at ``at`` started with."""
+    if at >= IPL:
+        return IPL
+    return IPL - IPL_EVERY * math.ceil((IPL - at) / IPL_EVERY)
 
 
 @functools.cache

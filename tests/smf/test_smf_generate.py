@@ -85,6 +85,20 @@ def test_interval_records_add_up_to_their_step(plan):
         assert (tcb, srb, excp) == (steps[key].cpu_tcb_cs, steps[key].cpu_srb_cs, steps[key].excp)
 
 
+@pytest.mark.parametrize("day, ipl", [
+    (dt.date(2024, 12, 2), dt.datetime(2024, 9, 29, 6)),  # two years back: a quarterly IPL 65 weeks before
+    (dt.date(2025, 12, 28), dt.datetime(2025, 9, 28, 6)),  # the anchor IPL's own day: its first hours ran before it
+    (dt.date(2026, 11, 30), smf_plan.IPL),
+])
+def test_no_started_task_starts_after_its_records(day, ipl):
+    """A fixed IPL date made every started task of a day before it start in the future (the plausibility
+    rules rejected a year of SMF 30 in a two-year history)."""
+    work = smf_plan.plan_day("SYSA", day, seed=1986).work
+    stcs = [w for w in work if w.work_type == "STC"]
+    assert stcs and {w.step_start for w in stcs} == {ipl}
+    assert all(w.step_start <= (w.interval_start or w.step_start) < w.written for w in work)
+
+
 def test_cpu_samples_hit_their_busy_target(plan):
     for interval in plan.rmf:
         for cpu in interval.cpus:

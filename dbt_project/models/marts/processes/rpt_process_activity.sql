@@ -31,7 +31,7 @@ with activity as (
 ),
 
 components as (
-    select workload, max(component) as component, max(coalesce(batch, false)) as batch
+    select workload, max(component) as component, max(case when batch then 1 else 0 end) = 1 as batch
     from {{ ref('workload_definitions') }}
     where platform = 'nonstop'
     group by workload

@@ -24,12 +24,15 @@
     ~ "and instr('89abcdef', substr(rusizes_text, 5, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) > 0)" -%}
 {%- set ru_first = "(instr(" ~ hex ~ ", substr(rusizes_text, 3, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) - 1)" -%}
 {%- set ru_second = "(instr(" ~ hex ~ ", substr(rusizes_text, 5, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) - 1)" -%}
-{#- seed 000's RU-in-a-frame rule is also seed 002's (Appendix A, L942-L946) -#}
+{#- seed 000's RU-in-a-frame rule is also seed 002's (Appendix A, L942-L946), there on CS/AIX nodes only
+    (`csaix`: a rule of seed 002's link stations, judged on a node that names a parameter as CS/AIX does) -#}
 {%- set ru_fits_frame = {
         'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
         'fired': 'dlc_frame_size - header_bytes <= 0 '
                  'or (ru_size <= dlc_frame_size and ru_size > dlc_frame_size - header_bytes) '
                  'or (ru_size > dlc_frame_size and ru_size % (dlc_frame_size - header_bytes) <> 0)'} -%}
+{%- set csaix_ru_fits_frame = {'csaix': true} -%}
+{%- do csaix_ru_fits_frame.update(ru_fits_frame) -%}
 {#- seed 002's DLC timer rule, stated as R17 and again as F13 -#}
 {%- set dlc_timers = {
         'needs': ['ack_timer', 'response_timer'], 'value': 'ack_timer', 'limit': 'response_timer',
@@ -112,7 +115,15 @@
         'needs': ['rusizes'], 'reads': ['mode_name'], 'value': 'least(' ~ ru_first ~ ', ' ~ ru_second ~ ')', 'limit': '4096',
         'fired': rusizes_valid ~ ' and ' ~ bulk ~ ' and least(' ~ ru_first ~ ', ' ~ ru_second ~ ') <= 4096'},
     '002-R17': dlc_timers,
-    '002-R26': ru_fits_frame,
+    '002-R15': {
+        'needs': ['receive_window_count', 'transmit_window_count'], 'csaix': true,
+        'value': 'receive_window_count', 'limit': 'transmit_window_count / 2',
+        'fired': 'receive_window_count > transmit_window_count / 2'},
+    '002-R16': {
+        'needs': ['receive_window_count', 'transmit_window_count'], 'csaix': true,
+        'value': 'transmit_window_count', 'limit': '16',
+        'fired': 'transmit_window_count < 16 or receive_window_count < 8'},
+    '002-R26': csaix_ru_fits_frame,
     '002-F13': dlc_timers,
     '003-iobuf-nlp-hpr': {
         'needs': ['iobuf', 'ru_size', 'hpr'], 'reads': ['mpc_plus', 'nlp_size'], 'value': 'iobuf', 'limit': '(coalesce(nullif(nlp_size, 0), 8000) - 200) / 2',
@@ -149,6 +160,14 @@
     '002-adapter-queues-150': adapter_queues,
     '002-F20': adapter_queues,
 }) }}
+{%- endmacro %}
+
+{#- The parameters as CS/AIX's snaadmin names them: config_checks' CSAIX_PARAMETERS (ingest/formats/listings/
+    settings.py; tests/listings/test_rules_004_002.py keeps the two alike). A node that spells one of them so is
+    a CS/AIX node, the only one the rules marked `csaix` judge. -#}
+{% macro csaix_parameters() -%}
+    {{ return(['max_ifrm_rcvd', 'target_pacing_count', 'max_ifield', 'max_ru_size', 'max_rcv_pac_win',
+               'max_send_pac_win', 'ack_timeout', 't1_timeout']) }}
 {%- endmacro %}
 
 {#- Per key of `keys`, from the settings in `relation` (grouped by the caller): whether it is set (<key>_set), its

@@ -16,8 +16,9 @@
     {%- set vtam = ['l_o', 'n_o', 'l_i', 'n_i', 'm'] %}
     {%- set routed = ['l_r', 'n_ro', 'n_ri'] %}
     {%- set tn3270 = ['transactions_per_s', 'overhead_ki', 'tv_ratio'] %}
-    {#- seed 000's APPC sizing and seed 003's IOBUF packing: (formula, rule, unit, words, inputs, expression) -#}
-    {%- set appc_sizing = [] %}
+    {#- seed 000's APPC sizing, seed 003's IOBUF packing and the other formulas of one rule each (seeds 001, 002,
+        004): (formula, rule, unit, words, inputs, expression) -#}
+    {%- set one_rule_formulas = [] %}
     {%- for name, rule_id, unit, words, inputs, expression in [
         ('effective_throughput_mbit_s', '000-F4', 'Mbit/s', 'effective throughput = transactions/s x bytes per '
          'transaction x 8 / 10**6 (Appendix B)', 'transactions_per_s bytes_per_transaction',
@@ -39,8 +40,58 @@
          'subarea * w + (1 - subarea) * (1 + t2timer_coded)'),
         ('iobuf_nlp_room_bytes', '003-F4.5', 'bytes', 'room left for the HPR header when two IOBUFs share one NLP = '
          'NLP size - 2 x IOBUF (L632-L637)', 'nlp_bytes iobuf_bytes', 'nlp_bytes - 2 * iobuf_bytes'),
+        ('tcp_payload_bytes', '004-aF3', 'bytes', 'largest unfragmented TCP payload = MSS + 40 - (size of TCP + IP headers)',
+         'mss header_bytes', 'mss + 40 - header_bytes'),
+        ('effective_mss_bytes', '004-aF4', 'bytes', 'MSS per direction = MIN(the MSS of the other system, the MTU of the route - 40)',
+         'partner_mss route_mtu', 'least(partner_mss, route_mtu - 40)'),
+        ('fragment_offset_bytes', '004-aF6', 'bytes', "a fragment carries MTU - 20 bytes of IP header: the next fragment's offset",
+         'mtu ip_header_bytes', 'mtu - ip_header_bytes'),
+        ('window_throughput_kb_s', '004-aF8', 'KB/s', 'throughput <= window size of the receiver / round trip time (KB = 1000 bytes)',
+         'window_bytes rtt_ms', 'window_bytes / rtt_ms'),
+        ('ibblock_bytes', '004-aF9', 'bytes', 'IBBLOCK (inbound buffer block) = 256 + IP datagram size; WINDOW_DEPTH of them queue inbound',
+         'ip_datagram_bytes window_depth', 'window_depth * (256 + ip_datagram_bytes)'),
+        ('slow_start_segments', '004-aF11', 'segments', 'clean outbound segments until s segments go before an ACK: SLOW_START x (s - 2) / SLOW_INCREMENT (a connection starts with 2)',
+         'slow_start slow_increment segments_per_ack', 'slow_start * (segments_per_ack - 2) / slow_increment'),
+        ('sws_restart_bytes', '004-aF12', 'bytes', 'restart after a zero window when the advertised window > 80% of max_window + ADDTL_WINDOW',
+         'max_window additional_window', '0.8 * max_window + additional_window'),
+        ('ftp_buffer_kb', '004-aF14', 'KB', "FTP transfer buffers of 32K: the pool = TRANSFER_BUFFERS x 32K, a daemon's limit = MAX_BUFFERS x 32K",
+         'buffers buffer_kb', 'buffers * buffer_kb'),
+        ('vse_partition_mb', '004-aF15', 'MB', 'TCP/IP partition from Service Pack J: start with 20M, add 3M on top for NFS',
+         'base_mb nfs_mb nfs', 'base_mb + nfs_mb * nfs'),
+        ('cics_transactions_observed', '004-aF16', 'transactions', 'CICS transactions with TELNET = business transactions + 2 per message pair (1 CICS-txn in, 1 out)',
+         'business_transactions message_pairs', 'business_transactions + 2 * message_pairs'),
+        ('offload_cpu_pct', '004-aF17', '%', 'S/390 CPU with 3172 Offload = CPU without x (1 - reduction)',
+         'cpu_pct reduction', 'cpu_pct * (1 - reduction)'),
+        ('edr_bottleneck_ratio', '004-bF4.6', 'ratio', 'EDR of the file I/O / EDR of the transfer (KB/sec as the FTP display prints them): about 1 disk-bound, far above 1 network- or CPU-bound',
+         'file_io_kb_s transfer_kb_s', 'file_io_kb_s / transfer_kb_s'),
+        ('power_dblk_bytes', '004-bR35', 'bytes', 'POWER DBLK size of about tracksize / 2',
+         'track_bytes', 'track_bytes / 2'),
+        ('nfs_request_blocks_bytes', '004-bR36', 'bytes', 'NFS request blocks = MAXREQUESTS x about 160 bytes',
+         'max_requests block_bytes', 'max_requests * block_bytes'),
+        ('paging_space_kb', '002-F2', 'KB', 'paging space = memory x 2',
+         'memory_kb factor', 'memory_kb * factor'),
+        ('tp_allowance_kb', '002-F3', 'KB', 'TP memory (and paging space) = 100 KB x TPs when their sizes are unknown',
+         'tps per_tp_kb', 'tps * per_tp_kb'),
+        ('appn_isr_memory_kb', '002-F4', 'KB', 'APPN network node ISR memory = 4 MB x adapters + 1 KB x ISR sessions + 4 KB x end nodes served',
+         'adapters adapter_kb sessions session_kb end_nodes end_node_kb', 'adapters * adapter_kb + sessions * session_kb + end_nodes * end_node_kb'),
+        ('segment_ru_bytes', '002-F16', 'bytes', 'a good RU size = I x (FRAME size - LT - LH - TH - RH), I an integer (I = 1: no segmenting)',
+         'i frame_bytes header_bytes', 'i * (frame_bytes - header_bytes)'),
+        ('coattail_multiple', '002-F21', 'ratio', "IOBUF x MAXBFRU over the RS/6000's maximum RU: to be 1 or a whole multiple",
+         'iobuf maxbfru ru_bytes', 'iobuf * maxbfru / ru_bytes'),
+        ('writes_per_block_split', '001-bF21', 'ratio', 'block-split health = WRITES (FILE) / BLOCK SPLITS (DISCOPEN), the higher the better',
+         'writes block_splits', 'writes / block_splits'),
+        ('pool_yes_overhead_ms', '004-bR14', 'ms', 'TN3270 overhead with POOL=YES = overhead with POOL=NO x (1 + 5 to 7 %)',
+         'overhead_ms increase', 'overhead_ms * (1 + increase)'),
+        ('terminal_sva_kb', '004-bR22', 'KB', 'SVA-31 per terminal with VTAM EAS=1 = 3.0K (EAS default) - the 2.4K EAS=1 saves',
+         'default_kb saved_kb', 'default_kb - saved_kb'),
+        ('dfw_edr_kb_s', '004-bR27', 'KB/s', 'FTP EDR with DASD fast write = EDR on a non-write-cached 9345 x 1.30',
+         'edr_kb_s increase', 'edr_kb_s * (1 + increase)'),
+        ('ftpbatch_edr_kb_s', '004-bR29', 'KB/s', 'single FTPBatch EDR = Batch FTP EDR x (1 - 15 %)',
+         'edr_kb_s reduction', 'edr_kb_s * (1 - reduction)'),
+        ('many_members_cpu_s', '004-bR32', 's', 'CPU time for 10 x 1M members instead of 1 x 10M = CPU time x (1 + up to 5 %)',
+         'cpu_s increase', 'cpu_s * (1 + increase)'),
     ] %}
-    {%- do appc_sizing.append({'formula': name, 'rule_ids': [rule_id], 'unit': unit, 'words': words,
+    {%- do one_rule_formulas.append({'formula': name, 'rule_ids': [rule_id], 'unit': unit, 'words': words,
                                'inputs': inputs.split(' '), 'expression': expression}) %}
     {%- endfor %}
     {{ return([
@@ -70,7 +121,7 @@
          'words': 'pathlength = utilization x MIPS / txn per s (KI per transaction)',
          'inputs': ['utilization', 'mips', 'transactions_per_s'],
          'expression': 'utilization * mips * 1000.0 / transactions_per_s'},
-        {'formula': 'tn3270_overhead_mips', 'rule_ids': ['004-bF4.4'], 'unit': 'MIPS',
+        {'formula': 'tn3270_overhead_mips', 'rule_ids': ['004-bF4.4', '004-bR12'], 'unit': 'MIPS',
          'words': 'TCP/IP overhead = txn per s x KI per txn / 1000 x T/V ratio',
          'inputs': tn3270, 'expression': overhead_mips},
         {'formula': 'tn3270_overhead_pct', 'rule_ids': ['004-bF4.4'], 'unit': '%',
@@ -91,7 +142,7 @@
         {'formula': 'itrr_by_cpu_time', 'rule_ids': ['004-bF4.1'], 'unit': 'ratio',
          'words': 'ITRR = msec/txn (VTAM) / msec/txn (TCP/IP)',
          'inputs': ['tcpip_ms_per_txn', 'vtam_ms_per_txn'], 'expression': 'vtam_ms_per_txn / tcpip_ms_per_txn'},
-        {'formula': 'ftp_cpu_utilization', 'rule_ids': ['004-bF4.5'], 'unit': 'fraction',
+        {'formula': 'ftp_cpu_utilization', 'rule_ids': ['004-bF4.5', '004-bR23'], 'unit': 'fraction',
          'words': "CPU utiliz. = 'KI per KB' x EDR / KIPS of 1 engine",
          'inputs': ['ki_per_kb', 'kb_per_s', 'kips'], 'expression': 'ki_per_kb * kb_per_s / kips'},
         {'formula': 'ftp_mips_per_100_kb_s', 'rule_ids': ['004-bR24'], 'unit': 'MIPS',
@@ -100,14 +151,14 @@
         {'formula': 'telnetd_buffers', 'rule_ids': ['004-bR18'], 'unit': 'buffers',
          'words': 'TELNETD_BUFFERS = 1.5 x txn per s',
          'inputs': ['buffer_factor', 'transactions_per_s'], 'expression': 'buffer_factor * transactions_per_s'},
-        {'formula': 'telnet_getvis_per_100_terminals_kb', 'rule_ids': ['004-bF4.7'], 'unit': 'KB',
+        {'formula': 'telnet_getvis_per_100_terminals_kb', 'rule_ids': ['004-bF4.7', '004-bR20'], 'unit': 'KB',
          'words': 'GD + GS = terminals x daemon K + txn per s x 1.5 x 2 x 8K + 1K per terminal',
          'inputs': ['terminals', 'daemon_kb', 'transactions_per_s', 'buffer_factor', 'buffer_kb', 'shared_kb'],
          'expression': 'terminals * daemon_kb + transactions_per_s * buffer_factor * buffer_kb + shared_kb'},
         {'formula': 'telnet_hundreds_of_terminals', 'rule_ids': ['004-bF4.7'], 'unit': 'hundreds of terminals',
          'words': 'terminals / 100 = available GD + GS / (GD + GS per 100 terminals)',
          'inputs': ['available_kb', 'per_100_terminals_kb'], 'expression': 'available_kb / per_100_terminals_kb'},
-        {'formula': 'max_tn_daemons', 'rule_ids': ['004-bF4.7'], 'unit': 'daemons',
+        {'formula': 'max_tn_daemons', 'rule_ids': ['004-bF4.7', '004-bR19'], 'unit': 'daemons',
          'words': 'max TN daemons = remaining GETVIS-24 / 4K',
          'inputs': ['remaining_kb', 'daemon_kb'], 'expression': 'floor(remaining_kb / daemon_kb)'},
         {'formula': 'telnet_buffer_kb', 'rule_ids': ['004-aF13'], 'unit': 'KB',
@@ -202,7 +253,7 @@
         {'formula': 'ru_bytes', 'rule_ids': ['000-F8'], 'unit': 'bytes',
          'words': "RUSIZES byte X'me' = m x 2**e bytes",
          'inputs': ['mantissa', 'exponent'], 'expression': 'mantissa * power(2, exponent)'},
-    ] + appc_sizing) }}
+    ] + one_rule_formulas) }}
 {% endmacro %}
 
 {#- A formula input as rpt_formula_results shows it: a whole number without a fraction (400, not 400.0 nor

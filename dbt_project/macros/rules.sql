@@ -26,7 +26,7 @@
 {% macro app_diagnostic_metrics() %}
     {{ return([
         ('app_program', 'process_count', 'programs'),
-        ('process_activity', 'io_per_trans', 'activity'),
+        ('process_activity', 'io_per_trans', 'oltp_servers'),
         ('app_process', 'cpu_per_io_s', 'activity'),
         ('app_process', 'priority', 'busy_applications'),
         ('app_process', 'file_open_call_count', 'process_days'),

@@ -50,7 +50,8 @@ from ingest.formats.benchmark.log_reader import log_form, read_runs
 from ingest.formats.benchmark.record import RecordError
 from ingest.formats.base import SNIFF_BYTES, UTF8_BOM
 from ingest.formats.listings.reader import ListingParser, file_node
-from ingest.formats.listings.settings import ListingError, Setting, csv_header, csv_settings, setting
+from ingest.formats.listings.settings import (CSAIX_PARAMETERS, ListingError, Setting, csv_header, csv_settings,
+                                              setting)
 
 TRUE_WORDS = {"yes", "y", "true", "1", "on"}
 
@@ -215,6 +216,25 @@ def _receive_window_ncp(v: Values):
         return [("alert", "receive window count (max_ifrm_rcvd), partner", f"{_fmt(rx)} against an NCP",
                  "at most 7: the NCP's default MAXOUT is 7, a larger receive window gives very poor throughput")]
     return []
+
+
+def _csaix_window_ratio(v: Values):
+    """L768: best throughput with the receive window count half the transmit window count; equal is slightly
+    worse, larger drops off."""
+    rx, tx = _n(v, "receive_window_count"), _n(v, "transmit_window_count")
+    return _when(rx is not None and tx is not None and rx > tx / 2, "info",
+                 "receive window count (max_ifrm_rcvd), transmit window count (target_pacing_count)",
+                 f"{_fmt(rx or 0)} : {_fmt(tx or 0)} (receive : transmit)",
+                 "a receive window count of half the transmit window count (16 against 32)")
+
+
+def _csaix_window_size(v: Values):
+    """L780: throughput grows up to the 16:8 (transmit : receive) window counts, not beyond."""
+    rx, tx = _n(v, "receive_window_count"), _n(v, "transmit_window_count")
+    return _when(rx is not None and tx is not None and (tx < 16 or rx < 8), "info",
+                 "transmit window count (target_pacing_count), receive window count (max_ifrm_rcvd)",
+                 f"{_fmt(tx or 0)} : {_fmt(rx or 0)} (transmit : receive)",
+                 "at least 16:8 (transmit : receive): the gains stop there")
 
 
 def _adapter_queues(v: Values):
@@ -478,7 +498,11 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "003-VT-TP-05": (("rusizes",), _rusizes_4k),
     "002-R17": (("ack_timer", "response_timer"), _dlc_timers),
     "002-F13": (("ack_timer", "response_timer"), _dlc_timers),  # R17's rule as the formula section states it
-    "002-R26": (("ru_size", "dlc_frame_size"), _ru_vs_frame),  # the same segmentation rule as seed 000's
+    # seed 002's link-station rules, on a CS/AIX node only: other platforms' listings name DLC windows and
+    # frames alike (seed 000's tuned Appendix A sets 8:8, L1173), and seed 000's own rules judge them
+    "002-R15": (("receive_window_count", "transmit_window_count", "_csaix"), _csaix_window_ratio),
+    "002-R16": (("receive_window_count", "transmit_window_count", "_csaix"), _csaix_window_size),
+    "002-R26": (("ru_size", "dlc_frame_size", "_csaix"), _ru_vs_frame),  # seed 000's segmentation rule, on CS/AIX
     "003-iobuf-nlp-hpr": (("iobuf", "ru_size", "hpr"), _iobuf_nlp),
     "003-csm-dataspace": (("csm_storage",), _csm_storage),
     "003-tibuf-without-mpc": (("tibuf",), _tibuf),
@@ -555,6 +579,8 @@ def _namespace(settings: Iterable[Setting]) -> Values:
     for s in settings:
         if s.key == "pacing_window":
             pacing.append(s)
+        if s.parameter.strip().lower() in CSAIX_PARAMETERS:
+            values.setdefault("_csaix", s)  # a CS/AIX node: seed 002's link-station rules apply to it
         values.setdefault(s.key, s)
     if pacing:
         values["_pacing_all"] = pacing  # type: ignore[assignment]  (every pacing window counts, not the first)

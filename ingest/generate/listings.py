@@ -9,7 +9,9 @@
   tunes away (SLODOWN 50, UNITSZ 384, pacing windows of 3, adapter queues of 30).
 * ``aix01`` (AIX with CS/AIX): ``no -a``, ``lsattr -El tok0`` (transmit queue still at its default 30, the
   receive queue at 150), ``lsattr -El sys0`` (256 MB) and its CS/AIX link station and mode (a receive window
-  of 8 frames against an NCP, whose MAXOUT is 7; a receive pacing window of 4; DLC timers in order) and an SDLC link station;
+  of 8 frames against an NCP, whose MAXOUT is 7, and a transmit window of 16; a receive pacing window of 4; DLC
+  timers in order), a link station to a second RS/6000 (windows equal at 32; a 4096-byte RU in 4000-byte
+  frames) and an SDLC link station;
 * ``SYSA`` (z/OS with VTAM and an NCP): HPR without MPC+ and an IOBUF of 3992 (seed 003: too big for two in
   an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU, on a TIC2;
 * ``VSE1`` (TCP/IP for VSE): its IPINIT member's SET values and DEFINEs (seed 004): REUSE_SIZE 5 (below the
@@ -62,6 +64,7 @@ AIX_SYS0 = [
 CSAIX = [  # (node, parameter, value, unit): CS/AIX link station and mode toward the NCP
     # its token-ring link station: an acknowledgement timer below a 1-second response timer (seed 002 L738, L743)
     ("aix01", "max_ifrm_rcvd", "8", "frames"),
+    ("aix01", "target_pacing_count", "16", "frames"),  # 16:8, the document's best ratio and size (L768, L780)
     ("aix01", "ack_timeout", "0.1", "s"),
     ("aix01", "response timer", "1", "s"),
     ("aix01", "partner", "NCP", ""),
@@ -70,6 +73,13 @@ CSAIX = [  # (node, parameter, value, unit): CS/AIX link station and mode toward
     ("aix01", "max_ifield", "4105", "bytes"),
     ("aix01", "send_pacing_window", "8", "RUs"),
     ("aix01", "receive_pacing_window", "4", "RUs"),
+    # its link station to a second RS/6000 (aix02): the windows equal at 32, "slightly degraded" against 32:16
+    # (seed 002 L768), and a 4096-byte RU in 4000-byte I-fields: two frames, the second nearly empty (L942-L946)
+    ("aix01-aix02", "max_ifrm_rcvd", "32", "frames"),
+    ("aix01-aix02", "target_pacing_count", "32", "frames"),
+    ("aix01-aix02", "partner", "RS/6000", ""),
+    ("aix01-aix02", "max_ru_size", "4096", "bytes"),
+    ("aix01-aix02", "max_ifield", "4000", "bytes"),
     # its SDLC link station: 0.5 s is more than 2 x 256 x 8 bits / 9600 bit/s = 0.427 s (seed 002 L788)
     ("aix01-sdlc", "primary repoll frequency", "0.5", "s"),
     ("aix01-sdlc", "link speed", "9600", "bit/s"),

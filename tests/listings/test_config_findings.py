@@ -48,13 +48,13 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
     assert (iobuf["node"], iobuf["value"], iobuf["limit_value"], iobuf["fired"]) == ("NCP+VTAM", 384, 384, False)
 
 
-def test_the_demo_listings_evaluate_46_configuration_rules(db):
-    # the 56 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules: those are evaluated on
+def test_the_demo_listings_evaluate_48_configuration_rules(db):
+    # the 58 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules: those are evaluated on
     # ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 56 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+    assert len(rows) == 58 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
                                                     "000-R34", "000-R35", "000-R39", "000-R40"}
 
 
@@ -72,9 +72,15 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     (sdlc,) = [r for r in csaix if r["node"] == "aix01-sdlc"]
     assert (sdlc["rule_id"], sdlc["value"], sdlc["fired"]) == ("002-sdlc-timer", 0.5, False)
     assert sdlc["limit_value"] == pytest.approx(2 * 256 * 8 / 9600)
-    # the link station's timers in order (seed 002 L738, L743), its 4096-byte RU in a 4105-byte I-field (L942-L946)
+    # the link station's timers in order (seed 002 L738, L743), its 4096-byte RU in a 4105-byte I-field (L942-L946),
+    # its windows at 16:8 (L768, L780); the link station to aix02: windows equal at 32 (R15), a 4096-byte RU in
+    # 4000-byte I-fields (R26, and seed 000's own rules on the same RU)
     assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01" and r["rule_id"] in (
-        "002-R17", "002-F13", "002-R26")} == {"002-R17": False, "002-F13": False, "002-R26": False}
+        "002-R17", "002-F13", "002-R26", "002-R15", "002-R16")} == {
+        "002-R17": False, "002-F13": False, "002-R26": False, "002-R15": False, "002-R16": False}
+    assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01-aix02"} == {
+        "002-R15": True, "002-R16": False, "002-R26": True, "002-receive-window-ncp": False,
+        "000-ru-fits-frame": True, "000-R06": True, "000-R07": False, "000-R21": False}
     vse = {r["rule_id"]: (r["value"], r["limit_value"], r["fired"])
            for r in evaluations["VSE1__ipinit__20260105T060000.out"]}
     # REUSE_SIZE 5 < 10, ARP_TIME 6000 < 90000, MAX_SEGMENT 32684 > 1500 - 40, RECORD ON, 20 TELNETD buffers

@@ -87,6 +87,35 @@ def test_csaix_ru_in_a_frame():
     assert fired(("max_ru_size", "4100", ""), ("max_ifield", "4105", ""))["002-R26"]
 
 
+def test_seed_002s_link_station_rules_judge_cs_aix_nodes_only():
+    # the same RU and frame spelt as another platform's listing prints them: seed 000's rule judges it, seed 002's
+    # does not (it fired twice on one finding before)
+    other = fired(("RU size", "4100", ""), ("DLC frame size", "4105", ""))
+    assert other["000-ru-fits-frame"] and "002-R26" not in other
+    # seed 000's tuned Appendix A windows, 8:8 (L1173), are no CS/AIX link station's
+    assert {"002-R15", "002-R16"}.isdisjoint(fired(("DLC receive count", "8", ""), ("DLC transmit count", "8", "")))
+
+
+@pytest.mark.parametrize("transmit, receive, ratio, size", [
+    # L768: with the transmit window at 32, best at a receive window of 16; equal at 32 "slightly degraded"
+    ("32", "16", False, False), ("32", "32", True, False), ("32", "64", True, False),
+    # L780: gains up to 16:8 (transmit : receive), none beyond; 8:4 keeps the ratio below that size
+    ("16", "8", False, False), ("8", "4", False, True),
+])
+def test_csaix_window_counts(transmit, receive, ratio, size):
+    got = fired(("target_pacing_count", transmit, ""), ("max_ifrm_rcvd", receive, ""))
+    assert (bool(got["002-R15"]), bool(got["002-R16"])) == (ratio, size)
+
+
+def test_the_cs_aix_parameter_names_are_one_list_in_python_and_sql():
+    import re
+    from pathlib import Path
+    from ingest.formats.listings.settings import CSAIX_PARAMETERS
+    macro = (Path(config_checks.__file__).resolve().parents[2] / "dbt_project" / "macros" / "config_rules.sql").read_text()
+    listed = re.search(r"macro csaix_parameters\(\).*?return\(\[(.*?)\]\)", macro, re.S).group(1)
+    assert tuple(re.findall(r"'([a-z_0-9]+)'", listed)) == CSAIX_PARAMETERS
+
+
 def test_report_capacity_reads_an_ipinit_member_and_names_a_bad_line(tmp_path):
     # perfdb report capacity --config reads the member with the ingest parser; a line it cannot read stops it
     member = GOLDEN / "VSE1__ipinit__20010715T000000.out"

@@ -254,12 +254,12 @@ def test_line_process_and_userdef_crossings_are_the_shifts_over_their_limit(db, 
     assert len(want) > 0  # the demo crosses each of them
 
 
-def test_the_oltp_band_judges_application_processes_only(db):
-    """Glasstone 1986 (L2264): 5 to 20 file I/Os per OLTP transaction, for server processes; a monitor's,
-    disc process's or line handler's messages are not transactions."""
-    components = dict(db.execute(
-        "select workload, max(component) from seeds.workload_definitions where platform = 'nonstop' group by 1"
-    ).fetchall())
+def test_the_oltp_band_judges_oltp_servers_only(db):
+    """Glasstone 1986 (L2264): 5 to 20 file I/Os per OLTP transaction, for server processes (L2262); a batch
+    job's, a monitor's, disc process's or line handler's messages are not transactions."""
+    servers = {workload for (workload,) in db.execute(
+        "select workload from seeds.workload_definitions where platform = 'nonstop' group by 1 "
+        "having max(component) = 'application' and not max(coalesce(batch, false))").fetchall()}
     workloads = {
         (system, day, program, process): workload
         for system, day, program, process, workload in db.execute(
@@ -271,14 +271,17 @@ def test_the_oltp_band_judges_application_processes_only(db):
         "select system_name, report_date, program_file_name, process_name, messages_sent_count, "
         "messages_received_count, io_per_trans, oltp_band_rule_id from marts.rpt_process_activity"
     ).fetchall()
-    flagged = 0
+    flagged = batch_above = 0
     for system, day, program, process, sent, received, io_per_trans, rule_id in rows:
         assert io_per_trans == pytest.approx(sent / received)
-        application = components.get(workloads.get((system, day, program, process))) == "application"
-        want = ("PROC-ACT-HI" if io_per_trans > 20 else "PROC-ACT-LO" if io_per_trans < 5 else None) if application else None
+        server = workloads.get((system, day, program, process)) in servers
+        want = ("PROC-ACT-HI" if io_per_trans > 20 else "PROC-ACT-LO" if io_per_trans < 5 else None) if server else None
         assert rule_id == want, (program, io_per_trans)
         flagged += want is not None
+        batch_above += not server and workloads.get((system, day, program, process)) == "BATCH" and io_per_trans > 20
     assert 0 < flagged < len(rows) / 4
+    # the demo's batch jobs read far more than 20 I/Os per message received, and no rule judges them
+    assert batch_above == 240
 
 
 def test_report_states_how_many_rows_each_rule_flagged(capsys, demo_home, db):

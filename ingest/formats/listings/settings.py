@@ -76,6 +76,11 @@ ALIASES = {
     "cos_name": ["cos_name", "cos", "class of service"],
 }
 KEY_OF = {spelling: key for key, spellings in ALIASES.items() for spelling in spellings}
+# The parameters as CS/AIX's snaadmin names them (define_ls, define_mode; seed 002 L749-L751, L933): a node that
+# spells one of them so is a CS/AIX node, the platform seed 002's link-station rules are about (002-R15, R16, R26);
+# rpt_config_findings reads the same names (macros/config_rules.sql, csaix_parameters)
+CSAIX_PARAMETERS = ("max_ifrm_rcvd", "target_pacing_count", "max_ifield", "max_ru_size", "max_rcv_pac_win",
+                    "max_send_pac_win", "ack_timeout", "t1_timeout")
 NOT_SET = {"", "default", "-", "--", "n/a", "system_defined"}
 
 

@@ -3,8 +3,9 @@
 -- limits are rows of the rules catalogue (the model thresholds): the document's values where it gives
 -- them, our proposals otherwise (each row's `source` says which).
 --   process creations        a program's processes started in the day (Process Summary COUNT)
---   file I/Os per trans.     an application process's I/Os per transaction above or below the 5-20 of
---                            an OLTP transaction (the process_activity rules of rpt_process_activity)
+--   file I/Os per trans.     an OLTP server's I/Os per transaction above or below the 5-20 of an OLTP
+--                            transaction (the process_activity rules of rpt_process_activity; a batch
+--                            job's messages received are not transactions)
 --   CPU per file I/O         an application process's CPU seconds per I/O (Process Activity)
 --   busy at high priority    the priority of a busy application process (Busy Process report): a batch
 --                            job run at the wrong priority
@@ -45,6 +46,10 @@ activity as (
     from {{ ref('rpt_process_activity') }}
     where is_application
         and {{ touched('system_name', 'report_date', 'day') }}
+),
+
+oltp_servers as (
+    select * from activity where is_oltp_server
 ),
 
 busy_applications as (

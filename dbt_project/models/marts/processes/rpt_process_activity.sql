@@ -2,9 +2,11 @@
 -- in a CPU and PIN) that received and sent messages, CPU seconds per transaction (message received), file I/Os (messages
 -- sent) per transaction and CPU seconds per I/O. "For an OLTP system, each transaction will typically
 -- need to perform between 5 and 20 file I/Os" (L2264): the `process_activity` rules of the thresholds
--- seed flag a process outside that band, and only a process of an `application` workload (seed
--- workload_definitions): the report "is most valuable for OLTP servers", whose messages received are
--- transactions; a monitor's, disc process's, line handler's or requester's messages are not (their
+-- seed flag a process outside that band, and only an OLTP server: a process of an `application` workload
+-- (seed workload_definitions) that is not batch work. The report "is most valuable for OLTP servers"
+-- (L2262), whose messages received are transactions; a batch job's are not (it reads a file, it does not
+-- serve requests: its I/Os per message received are no transaction's, and were the band applied every
+-- batch job would cross it), nor are a monitor's, disc process's, line handler's or requester's (their
 -- I/Os per message are far below 5 by design).
 {{ config(materialized='incremental', unique_key=['system_name', 'report_date']) }}
 with activity as (
@@ -29,7 +31,7 @@ with activity as (
 ),
 
 components as (
-    select workload, max(component) as component
+    select workload, max(component) as component, max(case when batch then 1 else 0 end) = 1 as batch
     from {{ ref('workload_definitions') }}
     where platform = 'nonstop'
     group by workload
@@ -39,7 +41,9 @@ classified as (
     select
         activity.*,
         coalesce(e.workload, 'unassigned') as workload,
-        coalesce(components.component, 'system') = 'application' as is_application
+        coalesce(components.component, 'system') = 'application' as is_application,
+        coalesce(components.component, 'system') = 'application' and not coalesce(components.batch, false)
+            as is_oltp_server
     from activity
     left join {{ ref('int_workload__entity') }} as e
         on e.system_name = activity.system_name
@@ -64,7 +68,7 @@ crossed as (
     inner join rules
         on rules.system_name = classified.system_name
         and rules.metric = 'io_per_trans'
-    where classified.is_application
+    where classified.is_oltp_server
         and {{ crosses('classified.io_per_trans', 'rules.operator', 'rules.limit_value') }}
     group by classified.system_name, classified.report_date, classified.cpu_num, classified.pin,
              classified.program_file_name

@@ -106,9 +106,9 @@ compared as (
     inner join process_activity_rules as rules
         on rules.system_name = activity.system_name
         and rules.metric = 'io_per_trans'
-    -- the OLTP band applies to application processes only, as rpt_process_activity applies it: a requester's
-    -- or a disc process's messages received are not transactions
-    where activity.is_application
+    -- the OLTP band applies to OLTP servers only, as rpt_process_activity applies it: a batch job's, a
+    -- requester's or a disc process's messages received are not transactions
+    where activity.is_oltp_server
     union all
     select rule_id, system_name, metric_value, operator, limit_value from capacity_compared
 ),

@@ -40,6 +40,7 @@ from ingest.dbt_changes import check_and_keep
 from ingest.home import Home
 from ingest.memory import memory_limit
 from ingest.output import progress_bar, shown
+from ingest.warehouse import faults
 
 DBT_PROJECT = Path(os.environ.get("PERFDB_DBT_PROJECT", Path(__file__).resolve().parents[1] / "dbt_project"))
 STAGES = ("seeds", "staging", "intermediate", "marts")  # in build order; anything else is listed after them
@@ -152,6 +153,8 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False, target: str = "
             for line in proc.stdout:
                 log.write(line)
                 done = _NODE_DONE.search(line)
+                if done:
+                    faults.reached("dbt_node")  # dbt dies with perfdb (``_die_with_parent``)
                 if progress is not None and done:
                     progress.update(int(done[1]), int(done[2]))
             status = proc.wait()
@@ -172,8 +175,6 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False, target: str = "
 
 def _raise_no_room(lines: list[str], doing: str) -> None:
     """dbt stopped because a write found no room (its traceback ends in the OSError): the one-line fault."""
-    from ingest.warehouse import faults
-
     said = next((line for line in reversed(lines) if faults.no_room(OSError(line))), None)
     if said is not None:
         raise faults.translate(OSError(said.removeprefix("OSError: ")), doing)

@@ -150,6 +150,18 @@ def file_name_info(name: str) -> tuple[str | None, dt.datetime | None]:
         return None, None
 
 
+def name_identity(head: bytes, name: str) -> str | None:
+    """The host and time a file's name gives its captures (``<host>__<command>__<YYYYmmddTHHMMSS>.txt``)
+    when its head has no ``# captured:`` line to give them, else None (``Parser.name_identity``). An idle
+    host prints the same bytes at every capture (a command's counters, an APING run of a quiet link): with
+    this in the file's identity, each capture loads as its own, and the same file sent again is still
+    recognised."""
+    host, time = file_name_info(name)
+    if time is None or HEADER_START_B.search(head):
+        return None
+    return f"{host} {time:%Y-%m-%dT%H:%M:%S}"
+
+
 @dataclass
 class Capture:
     """One capture: its text, where it sits in the file, and its time and host once known."""

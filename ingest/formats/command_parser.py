@@ -23,7 +23,6 @@ from ingest.formats import command_tables
 from ingest.formats.base import Batch, FormatError, ParseContext
 from ingest.formats.capture import (
     HEADER_RE,
-    HEADER_START_B,
     HOW_TO_FIX,
     TERMINAL_CONTROL_RE,
     Capture,
@@ -35,6 +34,7 @@ from ingest.formats.capture import (
     file_name_info,
     head_captures,
     iter_blocks,
+    name_identity,
     parse_iso_time,
 )
 
@@ -67,14 +67,8 @@ class CommandParser:
         return self.matches(_first_known_capture(head, command_parsers())[: self.sniff_lines])
 
     def name_identity(self, head: bytes, name: str) -> str | None:
-        """The host and time a file's name gives its captures (``<host>__<command>__<YYYYmmddTHHMMSS>.txt``)
-        when its head has no ``# captured:`` line to give them, else None. An idle host prints the same bytes
-        at every capture: with this in the file's identity, each capture loads as its own snapshot, and the
-        same file sent again is still recognised."""
-        host, time = file_name_info(name)
-        if time is None or HEADER_START_B.search(head):
-            return None
-        return f"{host} {time:%Y-%m-%dT%H:%M:%S}"
+        """``capture.name_identity``: an idle host's captures, the same bytes, each load as its own snapshot."""
+        return name_identity(head, name)
 
     # -- per capture ---------------------------------------------------------------------------------
 

@@ -13,6 +13,8 @@ Bad input is not a fault: it is a reject, recorded with its position, and ingest
 from __future__ import annotations
 
 import errno
+import os
+import signal
 
 
 class WarehouseFault(Exception):
@@ -58,3 +60,23 @@ def translate(e: BaseException, doing: str) -> WarehouseFault | None:
 def _first_line(e: BaseException) -> str:
     text = str(e).strip().splitlines()
     return f"{type(e).__name__}: {text[0] if text else ''}"[:300]
+
+
+# -- kill points ------------------------------------------------------------------------------------------
+
+KILL_AT = "PERFDB_KILL_AT"  # "<point>:<n>": SIGKILL at the n-th passage of the point (tests of a killed run)
+_passages: dict[str, int] = {}
+
+
+def reached(point: str) -> None:
+    """A place where a writing command may be killed (a group of files staged, before and after a commit, a
+    publish's half-made file, a dbt node done). With ``$PERFDB_KILL_AT`` set to ``point:n`` the process kills
+    itself with SIGKILL the n-th time it passes ``point``: a kill -9 at a known step, without sleeps, for the
+    test that a retry ends as a clean run would (``tests/warehouse/test_kill_retry.py``). Unset, it costs one
+    look at the environment."""
+    wanted = os.environ.get(KILL_AT)
+    if not wanted or wanted.rpartition(":")[0] != point:
+        return
+    _passages[point] = _passages.get(point, 0) + 1
+    if _passages[point] == int(wanted.rpartition(":")[2]):
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -140,6 +140,7 @@ def ingest_files(
             outcome = _read_file(con, Path(path), staged, format_name, options, group.shas)
             if isinstance(outcome, _ParsedFile):
                 group.add(outcome)
+                faults.reached("staged")
                 if group.full:
                     yield from _commit(con, group.files)
                     group = _Group()
@@ -324,7 +325,9 @@ def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
         con.begin()
         writer = TableWriter(con)
         found = [_write(con, writer, parsed) for parsed in files]
+        faults.reached("commit")
         con.commit()
+        faults.reached("committed")
     except Exception as e:
         _rollback(con)
         fault = faults.translate(e, f"committing {len(files)} file(s) ({files[0].path.name} ...) to the warehouse")

@@ -101,6 +101,7 @@ def _publish_into_slot(home: Home, link: Path) -> Published:
     tmp = link.with_name(link.name + lock.HALF_MADE)
     tmp.unlink(missing_ok=True)
     os.symlink(slot.name, tmp)  # relative: the warehouse directory may be mounted elsewhere (Superset's)
+    faults.reached("publish_link")
     os.replace(tmp, link)
     _fsync_dir(link.parent)
     return result
@@ -113,6 +114,7 @@ def _copy(source: Path, target: Path) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)  # a full disc leaves no half copy behind
         raise
+    faults.reached("publish_copy")
     os.replace(tmp, target)
 
 

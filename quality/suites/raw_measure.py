@@ -146,12 +146,15 @@ def records_query(table: RawTable, sliced: bool = False) -> str:
     in_slice = (lambda alias: slicing.in_files(f"{alias}.source_file_id")) if sliced else None
     source = slicing.source(f"raw.{table.name}", in_slice, table.continuous, "from_timestamp")
     counters = ", ".join(f"r.{_q(c)}" for c in table.counters)
-    gap = "null::double"
+    gap = overlap_s = "null::double"
     if table.continuous:
         partition = ", ".join(_q(c) for c in table.continuous)
-        gap = f"""(epoch(from_timestamp) - epoch(lag(to_timestamp) over (
-        partition by {partition} order by from_timestamp, to_timestamp
-    ))) / nullif(delta_time / 1e6, 0)"""
+        before = f"over (partition by {partition} order by from_timestamp, to_timestamp)"
+        gap = f"(epoch(from_timestamp) - epoch(lag(to_timestamp) {before})) / nullif(delta_time / 1e6, 0)"
+        # seconds the interval shares with the entity's interval before it: its busy would count twice in the
+        # hour; a copy of that same interval (another file's, counted by raw.key_conflicts) is no overlap
+        overlap_s = f"""case when from_timestamp = lag(from_timestamp) {before} and to_timestamp = lag(to_timestamp) {before}
+        then 0 else greatest(epoch(lag(to_timestamp) {before}) - epoch(from_timestamp), 0) end"""
     # seconds an interval shares with the hour its LOADID names
     overlap = "epoch(least(to_timestamp, {h} + interval 1 hour)) - epoch(greatest(from_timestamp, {h}))"
     return f"""
@@ -199,6 +202,7 @@ select
         greatest({overlap.format(h="loadid_hour_a")}, {overlap.format(h="loadid_hour_b")}, 0)
     end as loadid_hour_overlap_s,
     {gap} as gap_in_intervals,
+    {overlap_s} as overlap_with_interval_before_s,
 from loadid_hours
 )
 
@@ -262,6 +266,12 @@ def records_expectations(table: RawTable):
                 "no_gap_longer_than_an_interval",
                 f"between consecutive intervals of one {' / '.join(table.continuous[1:])} no gap longer than one interval",
                 gxe.ExpectColumnValuesToBeBetween(column="gap_in_intervals", max_value=1),
+            ))
+            checks.append(check(
+                "no_overlap_with_the_interval_before",
+                f"no interval of one {' / '.join(table.continuous[1:])} starts more than {SPAN_TOLERANCE_S:g} s before "
+                "the one before it ended (the seconds both hold would count twice)",
+                gxe.ExpectColumnValuesToBeBetween(column="overlap_with_interval_before_s", max_value=SPAN_TOLERANCE_S),
             ))
         return not_nulls + checks
 

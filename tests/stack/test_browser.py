@@ -17,6 +17,8 @@ import json
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import urllib.parse
 from pathlib import Path
 
@@ -321,3 +323,98 @@ def test_the_workloads_and_capacity_dashboards_draw_forecasts_against_what_was_m
             first = answer["data"][0]
             value = first["actual_pct"] if "actual_pct" in first else first["mean_actual_pct"]
             assert f"{value:.1f}" in drawn.first.inner_text(), f"{dashboard['slug']}: {title}"
+
+
+# -- a planted conflict on the Data health dashboard ----------------------------------------------------------
+
+COPIES = "Copies of the same measurements in two files"
+
+
+def _perfdb(home, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(Path(sys.executable).parent / "perfdb"), "--home", str(home.root), *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+def _planted_copies(demo_home, folder: Path, changed: int) -> tuple[Path, Path, int, int]:
+    """Beside a demo CPU file: its identical re-export with CRLF line ends (a duplicate of every row), and another
+    site's copy of its first day with the busy time of ``changed`` records altered (a conflict). Returns the two
+    paths, the rows of the file and those of its first day."""
+    original = demo_home.landing / "measure" / "csv" / "DEV1" / "2026-W04" / "cpu.csv"
+    header, *records = original.read_text().splitlines(keepends=True)
+    crlf = folder / "reexport" / "cpu.csv"
+    crlf.parent.mkdir(parents=True)
+    crlf.write_bytes((header + "".join(records)).replace("\n", "\r\n").encode())
+    first_day = [r for r in records if r.split(",")[3][:10] == records[0].split(",")[3][:10]]
+    busy = header.rstrip("\n").split(",").index("cpu-busy-time")
+    other_site = [",".join(f[:busy] + [str(int(f[busy]) // 2)] + f[busy + 1:]) if k < changed else r
+                  for k, r in enumerate(first_day) for f in [r.split(",")]]
+    site_b = folder / "siteB" / "cpu.csv"
+    site_b.parent.mkdir(parents=True)
+    site_b.write_text(header + "".join(other_site))
+    return crlf, site_b, len(records), len(first_day)
+
+
+def test_a_planted_conflict_shows_on_the_data_health_dashboard_and_fails_check_until_removed(
+        page, superset, dashboards, demo_home, tmp_path):
+    """Another site's copy of a demo system's day with other values (a conflict) and the same week exported
+    again with CRLF line ends (a duplicate), ingested into the stack's warehouse, built and published: the
+    copies chart lists both by kind with their row counts, through the API and drawn on the page; `perfdb check`
+    fails on the conflict until `perfdb remove` takes the other site's copy out, and passes after. The warehouse
+    is put back as it was at the end."""
+    home = superset.home
+    [health] = [d for d in dashboards if d["slug"] == "perfdb-data-health"]
+    [chart] = [c for c in health["charts"] if c["slice_name"] == COPIES]
+    url = f"{superset.url}/superset/dashboard/perfdb-data-health/?standalone=1"
+    api = superset.session()
+    crlf, site_b, week_rows, day_rows = _planted_copies(demo_home, tmp_path, changed=2)
+    original = home.db_path.with_name("perfdb.original.duckdb")
+    shutil.copyfile(home.db_path, original)
+
+    def planted_rows(answer: dict) -> list[tuple]:
+        """The chart's rows of the planted files: (kind, file's folder, other file's folder, duplicate rows,
+        conflicting rows)."""
+        return sorted((row["copy_kind"], Path(row["path"]).parent.name, Path(row["other_path"]).parent.name,
+                       row["duplicate_rows"], row["conflicting_rows"]) for row in answer["data"]
+                      if row["path"] in (str(crlf), str(site_b)))
+
+    def shown() -> tuple[list[tuple], list[tuple]]:
+        """The planted rows as the chart's own query answers through the chart-data API, and as the page
+        received them for the chart on the dashboard."""
+        saved = json.loads(api.result(f"/api/v1/chart/{chart['id']}")["query_context"])
+        r = api.post("/api/v1/chart/data", body=saved)
+        assert r.status_code == 200, r.text[:2000]
+        responses, _ = open_dashboard(page, url, len(health["charts"]))
+        return planted_rows(r.json()["result"][0]), planted_rows(chart_data(responses, chart["id"]))
+
+    try:
+        assert _perfdb(home, "ingest", str(crlf)).returncode == 0  # a duplicate is no failure
+        ingest = _perfdb(home, "ingest", str(site_b))
+        assert ingest.returncode == 1
+        assert (f"{site_b}: 2 rows of raw.measure_cpu (\\DEV1) hold the same measurements as {crlf} with other "
+                "values") in ingest.stderr
+        check = _perfdb(home, "check")
+        assert check.returncode == 1, check.stdout[-2000:]
+        assert "raw.key_conflicts / no_conflicting_copies" in check.stdout + check.stderr, check.stderr[-2000:]
+        assert _perfdb(home, "build", "--select", "rpt_key_conflicts").returncode == 0
+        assert _perfdb(home, "publish").returncode == 0
+        # per kind: the re-export duplicates every row of the week; the other site's day duplicates all but the
+        # two changed rows of each earlier copy, and contradicts each in those two
+        planted = [("conflict", "siteB", "2026-W04", day_rows - 2, 2), ("conflict", "siteB", "reexport", day_rows - 2, 2),
+                   ("duplicate", "reexport", "2026-W04", week_rows, 0)]
+        from_api, on_page = shown()
+        assert from_api == on_page == planted
+        card = page.locator(CHART).filter(has=page.get_by_text(COPIES, exact=True))
+        drawn = card.locator("table tbody tr").all_inner_texts()
+        assert [row for row in drawn if str(site_b) in row and "conflict" in row], drawn
+
+        # the user keeps the demo's copy: the other site's goes, and the check passes
+        assert _perfdb(home, "remove", str(site_b)).returncode == 0
+        check = _perfdb(home, "check")
+        assert check.returncode == 0, (check.stdout + check.stderr)[-2000:]
+        assert _perfdb(home, "build", "--select", "rpt_key_conflicts").returncode == 0
+        assert _perfdb(home, "publish").returncode == 0
+        assert shown() == (planted[2:], planted[2:])
+    finally:
+        shutil.copyfile(original, home.db_path)
+        original.unlink()
+        publish(home)

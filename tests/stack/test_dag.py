@@ -9,7 +9,8 @@ End to end: day 1 is generated MEASURE data and passes, and its threshold except
 SMTP server and webhook; day 2 has two hours of one processor missing, which dbt accepts and the GX suites
 do not: its run fails at ``check``, serving.duckdb stays as it was and the failure is alerted; day 3 never
 arrived and its run is skipped. Runs are made for a logical date or with the ``day`` param, and
-the day loaded is the day asked.
+the day loaded is the day asked; the recovery the docs give for a failed run (``airflow dags clear
+perfdb_nightly --run-id``) clears a run made with the ``day`` param.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ else:
     logical = dt.datetime.combine(dt.date.fromisoformat(sys.argv[2]), dt.time(), tzinfo=dt.timezone.utc)
     run = dag.test(logical_date=logical, run_conf=json.loads(sys.argv[3]) if len(sys.argv) > 3 else None)
     result = {
+        "run_id": run.run_id,
         "state": str(run.state),
         "tasks": {ti.task_id: [str(ti.state), ti.try_number, ti.duration] for ti in run.get_task_instances()},
     }
@@ -114,6 +116,13 @@ class Airflow:
         lines = [line for line in proc.stdout.splitlines() if line.startswith("DRIVER-RESULT ")]
         assert proc.returncode == 0 and lines, f"airflow driver failed:\n{proc.stdout[-5000:]}\n{proc.stderr[-5000:]}"
         return json.loads(lines[-1].removeprefix("DRIVER-RESULT "))
+
+    def cli(self, *args: str) -> str:
+        """``airflow ARGS`` as a user types it; its standard output."""
+        proc = subprocess.run([str(Path(sys.executable).with_name("airflow")), *args], env=self.env,
+                              capture_output=True, text=True, timeout=1200)
+        assert proc.returncode == 0, f"airflow {' '.join(args)}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+        return proc.stdout
 
 
 @pytest.fixture(scope="module")
@@ -342,3 +351,9 @@ def test_a_run_loads_the_day_param_and_publishes_rejects_only_when_accepted(airf
     run = airflow.run("run", logical, json.dumps({"day": str(unfinished)}), extra_env=env)
     assert _states(run) == {"wait_for_landing": "failed", **{t: "upstream_failed" for t in [*TASKS[1:], WARM]}}
     assert str(unfinished) not in ingested_days()
+
+    # the recovery the DAG's doc and the alert give for a failed run matches a run made with the day param: the
+    # run's tasks are cleared to run again (once the marker is there)
+    airflow.cli("dags", "clear", "perfdb_nightly", "--run-id", run["run_id"], "-y")
+    states = json.loads(airflow.cli("tasks", "states-for-dag-run", "perfdb_nightly", run["run_id"], "-o", "json"))
+    assert {row["task_id"]: row["state"] for row in states} == {t: "" for t in [*TASKS, WARM]}  # no state: to run

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import io
 from pathlib import Path
 
@@ -19,11 +20,14 @@ import pytest
 import read_only_db
 
 from ingest import cli, dbt_runner
+from ingest.formats import capture, registry
+from ingest.formats.base import SNIFF_BYTES
 from ingest.home import Home
 from ingest.warehouse import database, loading
 from quality import runner
 from quality.suites import by_name
 
+TESTS = Path(__file__).resolve().parents[1]
 HEADER = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,cpu-busy-time,cpu-qtime\n"
 
 
@@ -163,3 +167,78 @@ def test_idle_captures_timed_by_their_names_each_load(site):
         "select strftime(interval_start, '%H:%M'), strftime(interval_end, '%H:%M'), segments_in_count, "
         "segments_out_count from marts.fct_tcpip_interval where host = 'web01' order by interval_start"
     ) == [("10:00", "10:10", 600, 300), ("10:10", "10:20", 0, 0)]
+
+
+# -- identity: what a file's name gives its records ------------------------------------------------------------
+
+def _name_timed_samples() -> list[tuple[str, bytes]]:
+    """The first sample input of each format named ``<host>__<command>__<YYYYmmddTHHMMSS>.<ext>``, as it is and,
+    when ``# captured:`` lines give its times, without them (its time then comes from the name)."""
+    samples, formats = [], set()
+    for path in sorted(TESTS.rglob("*")):
+        if not path.is_file() or path.suffix == ".json" or capture.FILE_NAME_RE.match(path.name) is None:
+            continue
+        data = path.read_bytes()
+        parser = registry.sniff(data[:SNIFF_BYTES], path.name)
+        if parser is None or parser.format in formats:
+            continue
+        formats.add(parser.format)
+        samples.append((path.name, data))
+        lines = data.splitlines(keepends=True)
+        if any(capture.HEADER_START_B.match(line) for line in lines):
+            samples.append((path.name, b"".join(line for line in lines if not capture.HEADER_START_B.match(line))))
+    return samples
+
+
+def _renamed(name: str, days: int) -> str:
+    host, _ = capture.file_name_info(name)
+    stamp = capture.FILE_NAME_RE.match(name)["ts"]
+    later = dt.datetime.strptime(stamp, "%Y%m%dT%H%M%S") + dt.timedelta(days=days)
+    return name.replace(f"__{stamp}", f"__{later:%Y%m%dT%H%M%S}")
+
+
+def _file_rows(con, file_id: int) -> dict[str, list]:
+    """Every raw row of a file, less the file id: what its records are."""
+    tables = [t for (t,) in con.execute("select table_name from duckdb_columns() where schema_name = 'raw' "
+                                        "and column_name = 'source_file_id' order by 1").fetchall()]
+    found = {t: con.execute(f'select * exclude (source_file_id) from raw."{t}" where source_file_id = ? order by all',
+                            [file_id]).fetchall() for t in tables}
+    return {t: rows for t, rows in found.items() if rows}
+
+
+def test_a_file_whose_records_take_something_from_its_name_is_not_known_by_its_bytes_alone(tmp_path):
+    """The same bytes under the same name but a day later: when the records the name gives them differ (an idle
+    host's captures, a quiet link's APING run, timed by their names), the later file loads as its own, with
+    its own records; when they are the same (the content gives the time, or the records have none), it is
+    the same file, already ingested."""
+    samples = _name_timed_samples()
+    homes = {k: Home(tmp_path / k).create() for k in ("first", "later", "both")}
+    cons = {k: database.connect(h) for k, h in homes.items()}
+    told = []
+    for n, (name, data) in enumerate(samples):
+        first, later = tmp_path / "in" / f"{n}" / name, tmp_path / "in" / f"{n}" / _renamed(name, 1)
+        first.parent.mkdir(parents=True)
+        first.write_bytes(data)
+        later.write_bytes(data)
+        [alone_first] = loading.ingest_files(cons["first"], [first])
+        [alone_later] = loading.ingest_files(cons["later"], [later])
+        both = list(loading.ingest_files(cons["both"], [first, later]))
+        assert alone_first.status == alone_later.status != "failed", (name, alone_first.error)
+        if alone_first.status == "rejected":
+            continue
+        ids = lambda con, path: [i for (i,) in con.execute(  # noqa: E731
+            "select file_id from raw.ingest_files where path = ?", [str(path)]).fetchall()]
+        [first_id], [later_id] = ids(cons["first"], first), ids(cons["later"], later)
+        differ = _file_rows(cons["first"], first_id) != _file_rows(cons["later"], later_id)
+        told.append((name, differ, both[1].status))
+        if differ:  # the name gave the records something: the later file is its own, its rows those it alone gets
+            assert both[1].status == alone_later.status, (name, both[1].messages)
+            [both_id] = ids(cons["both"], later)
+            assert _file_rows(cons["both"], both_id) == _file_rows(cons["later"], later_id), name
+        else:
+            assert both[1].status == "duplicate", (name, both[1].messages)
+    for con in cons.values():
+        con.close()
+    # the rule met both ways: name-timed captures and APING runs load again, listings (no time) do not
+    assert {(name.split("__")[1], differ) for name, differ, _ in told} >= {
+        ("netstat-s", True), ("aping", True), ("aping", False), ("as400-cl", False)}

@@ -3,6 +3,8 @@ with the file and the position named.
 
 * schema drift: a MEASURE CSV whose required counter was renamed is refused naming it; ``perfdb check`` fails
   a system-day whose required counters are NULL in every record (a MEASCOM report without the item);
+* intervals: an interval of a processor that starts before the one before it ended loads, and ``perfdb check``
+  names it by file and record (its shared seconds would count twice); a copy of the same interval does not;
 * values: counters that fit BIGINT but no interval accumulates, a negative interval, a 1e29 double and a
   control character in a label are rejects with their lines, counted by rule in the manifest; a CSV line of
   8 MB is stepped past (its 192 good records load); a MEASCOM identification line misplaced among the counter
@@ -89,6 +91,43 @@ def test_check_fails_a_system_day_whose_required_counters_are_all_null(tmp_path)
         assert [(e["system_name"], str(e["day"])[:10], e["records"]) for e in failure.examples] == [
             ("\\TAHITI", "1997-02-08", 1)]
         assert report.rows_read[suite.name] == 2
+
+
+# -- 4. intervals that overlap ----------------------------------------------------------------------------
+
+def _minute_rows(*spans: tuple[str, str], busy="30000000") -> str:
+    """Processor 0 of \\TAHITI over each (start, end) of 2026-01-05, 15 minutes long."""
+    return "".join(f"\\TAHITI,0,DT00510,2026-01-05 {start}:00,2026-01-05 {end}:00,900000000,0,{busy},200000,3,21.5\n"
+                   for start, end in spans)
+
+
+def test_check_fails_an_interval_that_overlaps_the_one_before_it_and_not_a_copy(tmp_path):
+    """MEASURE intervals carry their own deltas, so nothing is differenced; but an interval of a processor that
+    starts before the one before it ended (10:10-10:25 after 10:00-10:15) would count its 5 shared minutes
+    twice in the hour. It loads (each record is plausible on its own) and ``perfdb check`` names it by file
+    and record; the same intervals exported again (CRLF line ends: a copy, raw.key_conflicts' duplicate) and
+    intervals that only touch are no overlap."""
+    home, con = _warehouse(tmp_path)
+    clean = home.landing / "clean.csv"
+    clean.write_text(HEADER + _minute_rows(("10:00", "10:15"), ("10:15", "10:30")))
+    again = home.landing / "again.csv"
+    again.write_bytes(clean.read_bytes().replace(b"\n", b"\r\n"))
+    overlapping = home.landing / "overlapping.csv"
+    overlapping.write_text(HEADER + _minute_rows(("10:30", "10:45"), ("10:40", "10:55"), ("10:55", "11:10")))
+    suite = by_name("raw.measure_cpu")
+
+    def failures() -> list[tuple]:
+        report = runner.validate_warehouse(home, [suite], docs=False, store=False)
+        return [(f.check, f.unexpected_count, [(e["source_file"], e["record_ordinal"]) for e in f.examples])
+                for f in report.failures]
+
+    assert [r.status for r in loading.ingest_files(con, [clean, again])] == ["loaded", "loaded"]
+    con.close()
+    assert failures() == []
+    con = database.connect(home)
+    assert loading.ingest_file(con, overlapping).status == "loaded"
+    con.close()
+    assert failures() == [("no_overlap_with_the_interval_before", 1, [("overlapping.csv", 1)])]
 
 
 # -- 9. values ---------------------------------------------------------------------------------------------

@@ -99,6 +99,10 @@ def _raw_record_breaks(table: raw_measure.RawTable) -> dict[str, list[str]]:
     breaks["interval_length_in_range"] = [f"update {t} set delta_time = 7200000000 where {_nth(t, next(rows))}"]
     breaks["interval_matches_timestamps"] = [f"update {t} set to_timestamp = to_timestamp + interval 5 minute where {_nth(t, next(rows))}"]
     breaks["counters_not_negative"] = [f'update {t} set "{table.counters[0]}" = -1 where {_nth(t, next(rows))}']
+    if table.continuous:  # an interval moved back by half its length: it overlaps the one before it
+        breaks["no_overlap_with_the_interval_before"] = [
+            f"update {t} set from_timestamp = from_timestamp - to_microseconds(delta_time // 2), "
+            f"to_timestamp = to_timestamp - to_microseconds(delta_time // 2) where {_nth(t, next(rows))}"]
     return breaks
 
 

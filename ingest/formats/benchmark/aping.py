@@ -40,7 +40,7 @@ from typing import Iterator
 
 from ingest.formats.base import Batch, FormatError, ParseContext
 from ingest.formats.benchmark.record import RUNS, TABLE, RunSink
-from ingest.formats.capture import HEADER_RE, HOW_TO_FIX, file_name_info, iter_segments, parse_iso_time
+from ingest.formats.capture import HEADER_RE, HOW_TO_FIX, file_name_info, iter_segments, name_identity, parse_iso_time
 
 COMMAND_RE = re.compile(r"^(?:.{0,80}?[$#>%]\s*)?aping\b(?P<args>.*)$", re.IGNORECASE)
 ALLOCATE_RE = re.compile(r"^Allocate duration:\s*(?P<ms>\d+)\s*ms\s*$", re.IGNORECASE)
@@ -175,6 +175,11 @@ class Aping:
     def sniff(self, head: bytes, name: str) -> bool:
         text = head.decode("utf-8", "replace")
         return re.search(r"^\s*Allocate duration:\s*\d+\s*ms", text, re.IGNORECASE | re.MULTILINE) is not None
+
+    def name_identity(self, head: bytes, name: str) -> str | None:
+        """``capture.name_identity``: two runs of a quiet link print the same bytes; timed by their names,
+        each loads."""
+        return name_identity(head, name)
 
     def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]:
         name_host, name_time = file_name_info(path.name)

@@ -1,6 +1,7 @@
 """``perfdb report capacity``: capacity planning as seed 001's "Capacity Planning Concepts" describes it.
 
-    perfdb report capacity [--resource cpu|processor_pool|disc|line|interface|dasd_response] [--system NAME]
+    perfdb report capacity [--resource cpu|processor_pool|disc|line|interface|dasd_busy|dasd_response]
+                           [--system NAME]
                            [--growth 0.10]
                            [--cost | --p95 | --benchmarks | --config LISTING] [--format table|csv|json]
 
@@ -12,9 +13,10 @@ with the band of the slope's 95 % confidence limits, or the reason there is none
 in units of the service time by an M/M/c model (``ingest.capacity.queueing``), the utilization at which
 response time doubles (for information) and the projection's grade, read from the bands of
 ``marts.rpt_capacity_grade_band`` (the grades of every what-if mart, macros/capacity_grades.sql: within
-capacity, warning, critical, saturated). A DASD volume's row (``dasd_response``) forecasts its peak response
-time in ms against the rules catalogue's DASD-T1 limit (its ``unit`` is ms, its peak shown as ``3.1ms``): a
-response time is not a utilization, so it has no what-if. Sample (terminal, ``--resource cpu`` on the demo, an excerpt:
+capacity, warning, critical, saturated). A DASD volume has two rows: ``dasd_busy``, its peak device busy in
+percent against the 70-80 % of reference_capacity_thresholds' ``dasd_busy`` row (perfdb's proposal, as a
+disc's), and ``dasd_response``, its peak response time in ms against the rules catalogue's DASD-T1 limit (its
+``unit`` is ms, its peak shown as ``3.1ms``): a response time is not a utilization, so it has no what-if. Sample (terminal, ``--resource cpu`` on the demo, an excerpt:
 ``\\PROD1``'s processors are NonStop TXPs, judged at 85 %, ``\\DEV1``'s VLXs at 95 %, z/OS CPs at 70-80 %)::
 
     resource  system  name    peak %  limit  /30d  crosses     status                 +10%    grade
@@ -64,7 +66,7 @@ GRADE_BANDS = "marts.rpt_capacity_grade_band"
 COST = "marts.fct_capacity_cost_per_transaction"
 BENCHMARKS = "marts.rpt_benchmark_vs_reference"
 P95 = "marts.rpt_capacity_p95_monthly"
-RESOURCES = ("cpu", "processor_pool", "disc", "line", "interface", "dasd_response")
+RESOURCES = ("cpu", "processor_pool", "disc", "line", "interface", "dasd_busy", "dasd_response")
 
 FORECAST_COLUMNS = (
     "resource_type", "system_name", "resource_name", "shift", "unit", "servers", "cpu_type", "history_points",

@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 import pytest
+import read_only_db
 
 from ingest import cli, dbt_runner
 from ingest.capacity import config_checks, queueing, sizing
@@ -319,6 +320,7 @@ def test_benchmark_log_parameters_are_read_as_the_parsers_read_the_log(tmp_path)
 FIRST_DAY = dt.date(2025, 7, 7)  # a Monday
 THRESHOLD = 70.0
 DASD_VOLUME = "DB2A01 (0A40)"
+DASD_BUSY_VOLUME = "DB2A02 (0A41)"
 
 
 def _peaks(resource: str, days: int, peak_of_day, cpu_type: str | None = None, resource_type: str = "cpu") -> list[dict]:
@@ -361,6 +363,10 @@ def forecast_home(tmp_path_factory) -> Home:
         # the rules catalogue's DASD-T1 limit
         _peaks(DASD_VOLUME, 120, lambda d, day: 2.0 + 0.01 * d + weekday_shape(day) / 40 + rng.gauss(0, 0.1),
                resource_type="dasd_response"),
+        # another volume's peak device busy, percent: 20 % growing 0.2 points a day with scatter (sd 1 point),
+        # judged by reference_capacity_thresholds' dasd_busy row
+        _peaks(DASD_BUSY_VOLUME, 120, lambda d, day: 20 + 0.2 * d + weekday_shape(day) / 4 + rng.gauss(0, 1.0),
+               resource_type="dasd_busy"),
     )
     rows = [r for s in series for r in s]
     home = Home(tmp_path_factory.mktemp("forecast_home")).create()
@@ -426,16 +432,14 @@ def test_forecast_of_a_txp_crosses_at_85_percent(forecast):
     assert (forecast["VLX 00"]["threshold_pct"], forecast["TAPE0"]["status"]) == (95.0, "no threshold")
 
 
-def test_forecast_of_a_dasd_volume_is_the_least_squares_line_of_its_workday_peaks(forecast_home, forecast):
-    """A DASD volume's peak response time (resource_type dasd_response, ms) forecast against the rules
-    catalogue's DASD-T1 limit: the slope and the crossing date recomputed here from its daily peaks on the
-    calendar's workdays, the limit read from the rules, and no what-if for a response time."""
-    con = duckdb.connect(str(forecast_home.db_path), read_only=True)
+def _workday_line(home: Home, resource_type: str, limit: float) -> tuple[list[dict], dt.date, float, float]:
+    """The resource's daily peaks on the calendar's workdays, the last one's date, and the least-squares slope
+    and crossing of ``limit`` (days from the last peak) recomputed from them."""
+    con = duckdb.connect(str(home.db_path), read_only=True)
     try:
-        [(limit,)] = con.execute("select \"limit\" from seeds.thresholds where rule_id = 'DASD-T1'").fetchall()
-        peaks = dict_rows(con, """select peaks.peak_date, peaks.peak_pct from marts.fct_capacity_daily_peak as peaks
+        peaks = dict_rows(con, f"""select peaks.peak_date, peaks.peak_pct from marts.fct_capacity_daily_peak as peaks
             inner join intermediate.int_calendar__day as days on days.calendar_date = peaks.peak_date and days.is_workday
-            where peaks.resource_type = 'dasd_response' order by peaks.peak_date""")
+            where peaks.resource_type = '{resource_type}' order by peaks.peak_date""")
     finally:
         con.close()
     last = max(p["peak_date"] for p in peaks)
@@ -443,7 +447,15 @@ def test_forecast_of_a_dasd_volume_is_the_least_squares_line_of_its_workday_peak
     ys = [p["peak_pct"] for p in peaks]
     x_mean, y_mean = sum(xs) / len(xs), sum(ys) / len(ys)
     slope = sum((x - x_mean) * (y - y_mean) for x, y in zip(xs, ys)) / sum((x - x_mean) ** 2 for x in xs)
-    crossing_x = x_mean + (limit - y_mean) / slope
+    return peaks, last, slope, x_mean + (limit - y_mean) / slope
+
+
+def test_forecast_of_a_dasd_volume_is_the_least_squares_line_of_its_workday_peaks(forecast_home, forecast):
+    """A DASD volume's peak response time (resource_type dasd_response, ms) forecast against the rules
+    catalogue's DASD-T1 limit: the slope and the crossing date recomputed here from its daily peaks on the
+    calendar's workdays, the limit read from the rules, and no what-if for a response time."""
+    [(limit,)] = read_only_db.rows(forecast_home.db_path, "select \"limit\" from seeds.thresholds where rule_id = 'DASD-T1'")
+    peaks, last, slope, crossing_x = _workday_line(forecast_home, "dasd_response", limit)
     dasd = forecast[DASD_VOLUME]
     assert (dasd["unit"], dasd["threshold_pct"], dasd["threshold_source"], dasd["status"]) == (
         "ms", limit, "rule DASD-T1", "crosses")
@@ -455,6 +467,30 @@ def test_forecast_of_a_dasd_volume_is_the_least_squares_line_of_its_workday_peak
     # the line it was drawn from: 2 ms growing 0.01 ms a day reaches 5 ms on day 300
     assert abs((dasd["crossing_date"] - (FIRST_DAY + dt.timedelta(days=300))).days) <= 30
     assert query(forecast_home, "select * from marts.rpt_capacity_whatif where resource_type = 'dasd_response'") == []
+
+
+def test_forecast_of_a_dasd_volumes_busy_is_judged_by_the_seed_row(forecast_home, forecast, capsys):
+    """A DASD volume's peak device busy (resource_type dasd_busy, percent) forecast against the dasd_busy row
+    of reference_capacity_thresholds (70-80 %, perfdb's proposal after Evans' disk-as-a-server, seed 001
+    L1811): the slope and the crossing date recomputed from its workday peaks; `perfdb report capacity
+    --resource dasd_busy` shows it alone."""
+    [(lower, upper, source)] = read_only_db.rows(forecast_home.db_path, """select capacity_lower_pct, capacity_upper_pct, source
+        from seeds.reference_capacity_thresholds where resource_type = 'dasd_busy'""")
+    assert (lower, upper) == (70.0, 80.0) and source.startswith("Our proposal")
+    peaks, last, slope, crossing_x = _workday_line(forecast_home, "dasd_busy", lower)
+    busy = forecast[DASD_BUSY_VOLUME]
+    assert (busy["resource_type"], busy["unit"], busy["threshold_pct"], busy["threshold_upper_pct"]) == ("dasd_busy", "pct", lower, upper)
+    assert (busy["threshold_source"], busy["status"]) == ("seed 001 L1811", "crosses")
+    assert busy["history_points"] == len(peaks) == 86
+    assert busy["growth_pct_points_per_day"] == pytest.approx(slope, rel=1e-9)
+    assert busy["crossing_date"] == last + dt.timedelta(days=math.floor(crossing_x + 0.5))
+    assert busy["crossing_date_early"] <= busy["crossing_date"] <= busy["crossing_date_late"]
+    # the line it was drawn from: 20 % growing 0.2 points a day reaches 70 % on day 250
+    assert abs((busy["crossing_date"] - (FIRST_DAY + dt.timedelta(days=250))).days) <= 10
+    assert cli.main(["--home", str(forecast_home.root), "report", "capacity", "--resource", "dasd_busy", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["resource_type"], r["resource_name"], r["crossing_date"]) for r in rows] == [
+        ("dasd_busy", DASD_BUSY_VOLUME, str(busy["crossing_date"]))]
 
 
 # the grade of each flat resource at +10 % and at 0 %, by the bands of its type (70-80, TXP 85, VLX 95)

@@ -5,13 +5,16 @@ and one SMF system in Europe/Berlin, ingested from files the real writers produc
   system_time_zones names the system's zone. On 2026-10-25 the clock goes back from 03:00 CEST to 02:00 CET, so
   two intervals start at 02:00 local (the first ends at 02:00 again, 3600 s later); on 2026-03-29 it goes forward
   from 02:00 CET to 03:00 CEST, so one interval runs from 01:00 to 03:00 local in 3600 s.
-* SMF (``SYSD``, types 70.1 and 72.3): 30-minute RMF intervals, the header local, SMF70LGO (SMF72LGO) +2 h before
-  and +1 h after the change: on the fall-back day four intervals start at 02:00 or 02:30 local.
+* SMF (``SYSD``, types 70.1, 72.3, 74.1 and 30): 30-minute RMF intervals, the header local, SMF70LGO (SMF72LGO,
+  SMF74LGO) +2 h before and +1 h after the change: on the fall-back day four intervals start at 02:00 or 02:30
+  local. A started task writes an SMF 30 interval record at the end of each of them, local time with no offset:
+  its pieces take the RMF intervals' offsets, the record's second pass of the repeated hour the later instant.
 
 Every interval that occurred carries its own busy value, so an hour merged, lost or counted twice shows. The
 hours are 25 and 23, the night shift (0-8) holds 9 and 7 of them, and the day's hours and shifts add up to the
-intervals; so do the lines', the process's and the workloads' (a NonStop program, a z/OS service class). The
-four-hour rolling MSU average of SMF runs on UTC time: its window covers the hours that passed.
+intervals; so do the lines', the process's and the workloads' (a NonStop program, a z/OS service class), the
+DASD volume's I/Os, the started task's CPU and the hours a transaction's cost is computed over. The four-hour
+rolling MSU average of SMF runs on UTC time: its window covers the hours that passed.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ import pytest
 import read_only_db
 
 from ingest import dbt_runner
-from ingest.generate._smf_plan import WLM_CLASSES, ClassInterval, CpuSample, RmfInterval, profile_for
-from ingest.generate._smf_records import rmf_record, workload_record, write_dump
+from ingest.generate._smf_dasd import DeviceInterval, Volume
+from ingest.generate._smf_plan import WLM_CLASSES, ClassInterval, CpuSample, RmfInterval, WorkRecord, profile_for
+from ingest.generate._smf_records import device_record, rmf_record, work_record, workload_record, write_dump
 from ingest.home import Home
 from ingest.warehouse import database, loading
 
@@ -50,9 +54,13 @@ COUNTERS = {
                                                           f"{measure_busy_pct(k) * 36_000_000},0,100,10,{100 + k},0"),
 }
 WORKLOAD_CLASS = WLM_CLASSES[0]  # CICSHIGH: workload ONLINE
+VOLUME = Volume(device_number=0x0A40, volser="DST001", lcu=1, exposures=1, base_rate=0.0, connect_ms=1.0,
+                disconnect_ms=0.5, pending_ms=0.2)
 BUILD = ["build", "--select", "+fct_cpu_shift +int_cpu__hourly_spread +fct_msu_lpar_interval +fct_disc_shift "
          "+fct_line_shift +fct_process_shift +int_process__daily +fct_workload_shift +int_workload__daily "
-         "+fct_workload_hourly +int_workload__cpu_hourly +fct_msu_cpc_interval", "--exclude-resource-type", "unit_test"]
+         "+fct_workload_hourly +int_workload__cpu_hourly +fct_msu_cpc_interval +fct_dasd_shift +int_dasd__daily_peak "
+         "+fct_busy_distribution_day +int_zos_work__daily +rpt_msu_peak_work +int_capacity__transaction_hourly "
+         "+rpt_workload_cost_per_transaction", "--exclude-resource-type", "unit_test"]
 
 
 def instants(day: dt.date, step: dt.timedelta) -> list[dt.datetime]:
@@ -83,10 +91,20 @@ def measure_csv(day: dt.date, entity: str) -> str:
     return f"{INTERVAL_ITEMS},{names}\n" + "".join(rows)
 
 
+def smf_io_count(k: int) -> int:
+    return 1000 + 10 * k  # the DASD volume's SSCHs in the k-th RMF interval of the day
+
+
+def smf_task_cpu_cs(k: int) -> int:
+    return 100 + k  # the started task's TCB hundredths of a second in the k-th interval
+
+
 def smf_records(day: dt.date) -> list[bytes]:
-    """One 70.1 record per 30-minute RMF interval of ``day`` for one CP, 20 + k/2 percent busy in the k-th, and a
-    72.3 record of one service class that used 90 % of that busy."""
+    """One 70.1 record per 30-minute RMF interval of ``day`` for one CP, 20 + k/2 percent busy in the k-th, a 72.3
+    record of one service class that used 90 % of that busy, a 74.1 record of one volume with 1000 + 10k I/Os
+    and the SMF 30 interval record of a started task that used 1 + k/100 s of TCB and 0.1 s of SRB time."""
     records = []
+    task_start = dt.datetime.combine(day - dt.timedelta(days=1), dt.time(6))
     for k, t in enumerate(instants(day, dt.timedelta(minutes=30))):
         offset_h = int(t.astimezone(ZONE).utcoffset() / dt.timedelta(hours=1))
         profile = dataclasses.replace(profile_for("SYSB"), sid=SMF_SYSTEM, cps=1, ziips=0, utc_offset_h=offset_h)
@@ -100,6 +118,14 @@ def smf_records(day: dt.date) -> list[bytes]:
         records.append(workload_record(profile, ClassInterval(
             WORKLOAD_CLASS, local(t), interval_us // 1000, local(t + dt.timedelta(minutes=30)),
             cp_s=0.9 * busy_us / 1e6, ziip_s=0.0, transactions=100 + k, dasd_io=10)))
+        records.append(device_record(profile, [DeviceInterval(VOLUME, local(t), interval_us // 1000, smf_io_count(k),
+                                                              connect_ms=1.0, pending_ms=0.2, disconnect_ms=0.5,
+                                                              queued_requests=0)]))
+        records.append(work_record(profile, WorkRecord(
+            subtype=2, work_type="STC", job_name="DSTTASK", job_id="STC00042", step_name="DSTTASK", step_number=1,
+            program="DSTPGM", reader_start=task_start, step_start=task_start, written=local(t + dt.timedelta(minutes=30)),
+            interval_start=local(t), cpu_tcb_cs=smf_task_cpu_cs(k), cpu_srb_cs=10, ziip_cs=0, excp=smf_io_count(k),
+            service_class="STCHI", report_class="", workload="STC")))
     return records
 
 
@@ -290,3 +316,98 @@ def test_the_workload_hours_shifts_and_days_count_the_hours_that_occurred(home, 
     shares = rows(home, f"""select cpu_share_pct from marts.fct_workload_hourly
         where {where} and cast(hour_start as date) = '{day}'""")
     assert [pct for pct, in shares] == pytest.approx([100.0] * n_hours, rel=1e-12)
+
+
+def smf_interval_sums(day: dt.date, per_interval) -> list[float]:
+    """``per_interval(k)`` of the RMF intervals added up per hour that occurred (two 30-minute intervals each)."""
+    return [per_interval(2 * k) + per_interval(2 * k + 1) for k in range(len(instants(day, dt.timedelta(hours=1))))]
+
+
+@pytest.mark.parametrize("day, n_hours, night_hours", DAYS)
+def test_the_dasd_hours_shifts_and_day_count_the_hours_that_occurred(home, day, n_hours, night_hours):
+    # SMF 74.1 by SMF74LGO: the repeated hour's two sets of intervals are not copies of each other
+    hourly = rows(home, f"""select hour_start_utc, hour_start, n_intervals, ssch_count from intermediate.int_dasd__hourly
+        where system_name = '{SMF_SYSTEM}' and volser = '{VOLUME.volser}' and cast(hour_start as date) = '{day}'
+        order by hour_start_utc""")
+    expected = expected_hours(day, SMF_SYSTEM)
+    assert [(utc, clock) for utc, clock, *_ in hourly] == [(utc, clock) for utc, clock, _ in expected]
+    assert [(n, io) for *_, n, io in hourly] == [(2, io) for io in smf_interval_sums(day, smf_io_count)]
+    [(intervals, raw_io)] = rows(home, f"""select count(*), sum(ssch_count) from raw.smf74_device_activity
+        where system_id = '{SMF_SYSTEM}' and cast(interval_start as date) = '{day}'""")
+    assert (intervals, raw_io) == (2 * n_hours, sum(smf_io_count(k) for k in range(2 * n_hours)))
+    assert sum(io for *_, io in hourly) == raw_io
+    shifts = rows(home, f"""select shift, n_hours, ssch_count from marts.fct_dasd_shift
+        where system_name = '{SMF_SYSTEM}' and shift_date = '{day}' order by shift""")
+    assert [(shift, n) for shift, n, _ in shifts] == [(1, 8), (2, 8), (3, night_hours)]
+    assert sum(io for *_, io in shifts) == raw_io
+    # the day's peaks count every hour, as the busy distribution does
+    peaks = rows(home, f"""select resource_type, measured_hours from intermediate.int_dasd__daily_peak
+        where system_name = '{SMF_SYSTEM}' and peak_date = '{day}' order by resource_type""")
+    assert peaks == [("dasd_busy", n_hours), ("dasd_response", n_hours)]
+    distributed = rows(home, f"""select resource, sum(hours) from marts.fct_busy_distribution_day
+        where system_name = '{SMF_SYSTEM}' and resource like 'dasd%' and day = '{day}' group by resource order by resource""")
+    assert distributed == [("dasd_busy", n_hours), ("dasd_response", n_hours)]
+
+
+@pytest.mark.parametrize("day, n_hours", [(d, n) for d, n, _ in DAYS])
+def test_the_started_task_pieces_and_hours_follow_the_time_that_passed(home, day, n_hours):
+    # SMF 30 has no offset: each piece takes its RMF intervals' (the repeated hour's second pass the later one)
+    starts = [t.replace(tzinfo=None) for t in instants(day, dt.timedelta(minutes=30))]
+    pieces = rows(home, f"""select period_start_utc, period_end_utc, elapsed_s, cpu_s from intermediate.int_zos_work__piece
+        where system_id = '{SMF_SYSTEM}' and job_name = 'DSTTASK' and cast(period_start as date) = '{day}'
+        order by period_start_utc""")
+    assert [(start, end) for start, end, *_ in pieces] == [(t, t + dt.timedelta(minutes=30)) for t in starts]
+    assert [elapsed for _, _, elapsed, _ in pieces] == [1800.0] * 2 * n_hours
+    assert [cpu for *_, cpu in pieces] == pytest.approx([(smf_task_cpu_cs(k) + 10) / 100 for k in range(2 * n_hours)])
+    hourly = rows(home, f"""select hour_start_utc, hour_start, record_count, cpu_s, excp_count
+        from marts.fct_zos_work_hourly where system_id = '{SMF_SYSTEM}' and job_name = 'DSTTASK'
+        and cast(hour_start as date) = '{day}' order by hour_start_utc""")
+    expected = expected_hours(day, SMF_SYSTEM)
+    assert [(utc, clock) for utc, clock, *_ in hourly] == [(utc, clock) for utc, clock, _ in expected]
+    assert [(n, io) for _, _, n, _, io in hourly] == [(2, io) for io in smf_interval_sums(day, smf_io_count)]
+    assert [cpu for *_, cpu, _ in hourly] == pytest.approx(
+        smf_interval_sums(day, lambda k: (smf_task_cpu_cs(k) + 10) / 100), rel=1e-12)
+    # the day: the records as they were read, none taken for a copy of another
+    [(records, raw_cpu_s, raw_excp)] = rows(home, f"""select count(*), sum(cpu_tcb_us + cpu_srb_us) / 1e6, sum(excp_count)
+        from raw.smf30_work where system_id = '{SMF_SYSTEM}' and job_name = 'DSTTASK'
+        and cast(interval_start as date) = '{day}'""")
+    assert records == 2 * n_hours
+    [(day_cpu_s, day_excp)] = rows(home, f"""select cpu_s, excp_count from intermediate.int_zos_work__daily
+        where system_id = '{SMF_SYSTEM}' and application = 'DSTTASK' and day = '{day}'""")
+    assert (day_cpu_s, day_excp) == (pytest.approx(raw_cpu_s, rel=1e-12), raw_excp)
+    assert sum(cpu for *_, cpu, _ in hourly) == pytest.approx(raw_cpu_s, rel=1e-12)
+
+
+@pytest.mark.parametrize("day, n_hours", [(d, n) for d, n, _ in DAYS])
+def test_the_transaction_hours_each_had_3600_seconds(home, day, n_hours):
+    # the CP busy of the hour's two RMF intervals (fct_zos_cpu_type_interval) and the transactions its service
+    # class ended (SMF 72.3), one row per hour that occurred
+    hourly = rows(home, f"""select hour_start_utc, hour_start, period_s, busy_cpu_s, transactions
+        from intermediate.int_capacity__transaction_hourly where system_name = '{SMF_SYSTEM}'
+        and cast(hour_start as date) = '{day}' order by hour_start_utc""")
+    expected = expected_hours(day, SMF_SYSTEM)
+    assert [(utc, clock) for utc, clock, *_ in hourly] == [(utc, clock) for utc, clock, _ in expected]
+    assert [period for _, _, period, _, _ in hourly] == [3600.0] * n_hours
+    assert [busy for *_, busy, _ in hourly] == pytest.approx(smf_interval_sums(day, lambda k: 18 * smf_busy_pct(k)), rel=1e-6)
+    assert [n for *_, n in hourly] == smf_interval_sums(day, lambda k: 100 + k)
+    # the day's cost: the service class captured 90 % of the CP busy of every hour, none counted twice
+    [(measured_cpu_s, captured_pct, transactions)] = rows(home, f"""select max(measured_cpu_s), max(capture_ratio_pct),
+        max(transactions) from marts.rpt_workload_cost_per_transaction
+        where system_name = '{SMF_SYSTEM}' and day = '{day}'""")
+    assert measured_cpu_s == pytest.approx(sum(18 * smf_busy_pct(k) for k in range(2 * n_hours)), rel=1e-6)
+    assert captured_pct == pytest.approx(90.0, rel=1e-6)
+    assert transactions == sum(100 + k for k in range(2 * n_hours))
+
+
+@pytest.mark.parametrize("day", [FALL_BACK, SPRING_FORWARD])
+def test_the_work_in_a_4hra_peak_is_what_ran_in_its_utc_interval(home, day):
+    # each day is its month's only one: its peak is its highest valid 4HRA, the busiest last interval; the
+    # service class and the task are those of that one interval, matched by UTC instants
+    last = len(instants(day, dt.timedelta(minutes=30))) - 1
+    work = rows(home, f"""select peak_rank, interval_start_utc, work_kind, work_name, cp_cpu_s from marts.rpt_msu_peak_work
+        where system_id = '{SMF_SYSTEM}' and month_start = '{day.replace(day=1)}' order by work_kind""")
+    peak_utc = instants(day, dt.timedelta(minutes=30))[last].replace(tzinfo=None)
+    assert [(rank, utc, kind, name) for rank, utc, kind, name, _ in work] == [
+        (1, peak_utc, "job", "DSTTASK"), (1, peak_utc, "service class", WORKLOAD_CLASS.name)]
+    assert [cpu for *_, cpu in work] == pytest.approx(
+        [(smf_task_cpu_cs(last) + 10) / 100, 0.9 * 1800 * smf_busy_pct(last) / 100], abs=1e-3)

@@ -196,15 +196,17 @@ def test_the_demo_shows_forecasts_of_earlier_nights_against_what_was_measured(de
     assert {system for system, *_ in compared} == systems == {"\\PROD1", "\\DEV1", "SYSA", "SYSB", "aix01"}
     assert all(n > 0 and workdays for _, n, _, workdays in compared)
     # the forecasts whose nominal day was a weekend day (made on a Sunday, or a Saturday): close to the workday
-    # peak they are compared with, and far from the weekend's peak they were compared with before: utilizations,
-    # whose weekend peaks are far below the workday ones (a DASD volume's response time is no utilization)
+    # peak they are compared with, and far from the weekend's peak they were compared with before: processors and
+    # links, whose weekend peaks are far below the workday ones (the DASD volumes left out: a response time is no
+    # utilization, and the demo's volumes are hardly less busy at weekends: a forecast of their busy is 12 % off the
+    # weekend's peak on average)
     [(moved, on_workday, on_weekend)] = query(demo_home, """
         select count(*), avg(abs(a.error_pct)), avg(abs(100 * (a.projected_pct - w.peak_pct) / w.peak_pct))
         from marts.rpt_capacity_forecast_accuracy as a
         inner join marts.fct_capacity_daily_peak as w
             on w.resource_type = a.resource_type and w.system_name = a.system_name and w.resource_name = a.resource_name
             and w.shift is not distinct from a.shift and w.peak_date = a.forecast_date + a.horizon_days
-        where a.target_date <> a.forecast_date + a.horizon_days and a.resource_type <> 'dasd_response'""")
+        where a.target_date <> a.forecast_date + a.horizon_days and a.resource_type not in ('dasd_response', 'dasd_busy')""")
     assert moved > 0 and on_workday < 10 and on_weekend > 100
     assert query(demo_home, "select count(*) from marts.rpt_capacity_forecast_vs_actual where note is not null") == [(0,)]
     assert assert_roll_up_recomputes(demo_home) > 0

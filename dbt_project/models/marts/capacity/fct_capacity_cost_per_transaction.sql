@@ -7,7 +7,8 @@
 --   smf:       RMF's CP busy, transactions = those ended in the application service classes (72.3);
 --   benchmark: the runs of fct_benchmark_run that give utilization and a transaction rate.
 -- The hours come from the day model int_capacity__transaction_hourly; this table adds the benchmark
--- runs (which belong to no system and day) and reads one row per system and hour, not the processors'.
+-- runs (which belong to no system and day) and reads one row per system and hour that occurred, not the
+-- processors' (period_start_utc tells a fall-back day's repeated clock hour from the first).
 -- Why two marts and not one: this one is the total per hour and per run, with ETR and ITR;
 -- rpt_workload_cost_per_transaction splits the same hours' total by component per day (what the
 -- Workloads dashboard stacks). Both read int_capacity__transaction_hourly, so a day's hours here add up
@@ -17,6 +18,7 @@ with hours as (
         source,
         system_name,
         hour_start as period_start,
+        hour_start_utc as period_start_utc,
         cast(null as string) as run_key,
         period_s,
         cpu_count,
@@ -30,6 +32,7 @@ benchmark as (
         'benchmark' as source,
         coalesce(sut_processor_model, sut_platform, study) as system_name,
         coalesce(started_at, cast(run_date as timestamp)) as period_start,
+        cast(null as timestamp) as period_start_utc,
         run_key,
         coalesce(elapsed_s, 1.0) as period_s,
         coalesce(sut_engines, 1) as cpu_count,
@@ -52,6 +55,7 @@ select
     source,
     system_name,
     period_start,
+    period_start_utc,
     run_key,
     period_s,
     cpu_count,

@@ -1,9 +1,12 @@
 -- RMF CPU activity per z/OS image, CPU type (CP, zIIP) and RMF interval. Totals are ratios of sums,
 -- as RMF computes them: MVS busy = sum(busy time) / sum(unparked time); LPAR busy = sum(PDT) / sum(ONT).
+-- Intervals are told apart by their UTC start (SMF70LGO): a fall-back day's repeated local hour holds two RMF
+-- intervals of each local start.
 {{ config(materialized='incremental', unique_key=['system_id', 'interval_start']) }}
 select
     system_id,
     interval_start,
+    interval_start_utc,
     max(interval_end) as interval_end,
     max(interval_s) as interval_s,
     cpu_type,
@@ -16,4 +19,4 @@ select
     sum(io_interrupts_per_s) as io_interrupts_per_s
 from {{ ref('int_zos_cpu__logical_interval') }}
 where {{ touched('system_id', 'interval_start', 'day') }}
-group by system_id, interval_start, cpu_type
+group by system_id, interval_start, interval_start_utc, cpu_type

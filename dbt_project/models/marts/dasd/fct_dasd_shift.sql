@@ -8,7 +8,8 @@ with shifts as (
         system_name, shift_date, shift, device_number, volser,
         max(shift_name) as shift_name,
         max(exposures) as exposures,
-        count(distinct hour_start) as n_hours,
+        -- the hours that occurred (a fall-back day's repeated clock hour is two of them)
+        count(distinct hour_start_utc) as n_hours,
         {{ dasd_sums() }}
     from {{ ref('int_dasd__hourly') }}
     where shift is not null

@@ -4,6 +4,8 @@
 -- report_class row matches (or one of higher priority or a longer pattern does), of its service
 -- class (macros/workloads.sql workload_of_entities); the report class is the installation's own
 -- grouping for reports, so a site maps e.g. one started task to its own workload by it.
+-- An hour is one that occurred, keyed by its UTC instant (hour_start_utc, from the pieces' UTC starts): a
+-- fall-back day's repeated clock hour is two rows, a spring-forward day has 23 hours.
 -- A day model with the grain of its pieces (int_zos_work__piece): a night rebuilds the hours of the
 -- touched days and of the days before them.
 {{ config(materialized='incremental',
@@ -31,6 +33,7 @@ assigned as (
 select
     pieces.system_id,
     {{ dbt.date_trunc('hour', 'pieces.period_start') }} as hour_start,
+    {{ hour_start_utc('pieces.period_start', 'pieces.period_start_utc') }} as hour_start_utc,
     {% for k in work_keys %}pieces.{{ k }}, {% endfor %}
     assigned.workload,
     count(distinct pieces.job_id) as job_count,
@@ -50,5 +53,6 @@ inner join assigned
 group by
     pieces.system_id,
     {{ dbt.date_trunc('hour', 'pieces.period_start') }},
+    {{ hour_start_utc('pieces.period_start', 'pieces.period_start_utc') }},
     {% for k in work_keys %}pieces.{{ k }}, {% endfor %}
     assigned.workload

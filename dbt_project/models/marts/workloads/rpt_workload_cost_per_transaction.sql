@@ -19,7 +19,7 @@ with components as (
 ),
 
 hours as (
-    select platform, system_name, hour_start, busy_cpu_s, transactions
+    select platform, system_name, hour_start, hour_start_utc, busy_cpu_s, transactions
     from {{ ref('int_capacity__transaction_hourly') }}
     where {{ touched('system_name', 'hour_start', 'day') }}
 ),
@@ -44,7 +44,7 @@ captured as (
         sum(w.cpu_s) as cpu_s
     from hours as h
     inner join {{ ref('int_workload__hourly') }} as w
-        on w.platform = h.platform and w.system_name = h.system_name and w.hour_start = h.hour_start
+        on w.platform = h.platform and w.system_name = h.system_name and w.hour_start_utc = h.hour_start_utc
     left join components as c
         on c.platform = w.platform and c.workload = w.workload
     where {{ touched('w.system_name', 'w.hour_start', 'day') }}

@@ -3,12 +3,19 @@
 -- measured SSCHs (SMF74MEC), and the IOS queue seconds, the sampled average queue (SMF74QUE / SMF74SAM)
 -- times the interval, over all SSCHs (Little's law: queue seconds / I/Os is the IOSQ time per I/O).
 -- Sums, not averages, so that hours, shifts and months add them up and weigh each interval by its I/Os.
+-- interval_start_utc by SMF74LGO: copies are told by it, as a fall-back day's repeated local hour holds two RMF
+-- intervals of each local start.
+{%- set with_utc -%}
+    (select devices.*, {{ rmf_utc('devices.interval_start', 'devices.utc_offset_us') }} as interval_start_utc
+    from {{ source('smf', 'smf74_device_activity') }} as devices) as with_utc
+{%- endset %}
 with source as (
-    {{ first_copy(source('smf', 'smf74_device_activity'), ['system_id', 'interval_start', 'device_number']) }}
+    {{ first_copy(with_utc, ['system_id', 'interval_start_utc', 'device_number']) }}
 )
 
 select
     {{ rmf_interval_columns() }},
+    interval_start_utc,
     device_number,
     volser,
     unit_type,

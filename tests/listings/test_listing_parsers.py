@@ -43,3 +43,22 @@ def test_listings_land_in_the_warehouse_with_line_rejects(tmp_path):
     assert {path.rsplit("/", 1)[1]: (n, total) for path, n, total in got} == {
         name: (len(e["rows"]), sum(r[5] or 0 for r in e["rows"])) for name, e in expected.items()}
     assert sorted(line for (line,) in rejected) == sorted(r[0] for e in expected.values() for r in e["rejects"])
+
+
+def test_two_nodes_tuned_alike_are_two_listings_and_a_resent_one_is_known(tmp_path):
+    """Identical bytes under two hosts' names (a cloned ``no -a``) are each host's settings: the sha256 alone
+    took the second for the first and dropped it."""
+    home = Home(tmp_path / "home").create()
+    sample = (GOLDEN / "rs6000__no-a__19940601T000000.out").read_bytes()
+    names = ["aix01__no-a__19940601T000000.out", "aix02__no-a__19940601T000000.out"]
+    for name in names:
+        (home.landing / name).write_bytes(sample)
+    first = pipeline.ingest_paths(home, [home.landing / n for n in names])
+    (home.landing / "again").mkdir()
+    (home.landing / "again" / names[0]).write_bytes(sample)
+    again = pipeline.ingest_paths(home, [home.landing / "again" / names[0]])
+    assert [r.status for r in first] == ["loaded_with_rejects"] * 2 and [r.status for r in again] == ["duplicate"]
+    rows = len(json.loads((GOLDEN / "rs6000__no-a__19940601T000000.json").read_text())["rows"])
+    with duckdb.connect(str(home.db_path), read_only=True) as con:
+        nodes = con.execute("select node, count(*) from raw.parameter_listings group by node order by node").fetchall()
+    assert nodes == [("aix01", rows), ("aix02", rows)]

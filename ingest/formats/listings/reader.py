@@ -7,7 +7,8 @@ with no setting at all is refused whole.
 The node of a listing that does not name one per line (``no -a``, ``lsattr -El`` print only names and values)
 is the host of a ``# captured: <time> host: <name>`` line, else the host of the file's name
 (``<host>__<command>__<YYYYmmddTHHMMSS>.out``, as the command captures), else the file's name without its
-extension.
+extension. So that node is part of such a file's identity (``name_identity``): two hosts tuned alike print
+the same bytes, and the second host's listing is its own file, not "already ingested".
 """
 
 from __future__ import annotations
@@ -54,6 +55,14 @@ class ListingParser:
 
     def settings(self, text: str, node: str) -> Parsed:
         raise NotImplementedError
+
+    def name_identity(self, head: bytes, name: str) -> str | None:
+        """The node the file's name gives its settings, unless a ``# captured:`` line names the host."""
+        for line in head_text(head).splitlines():
+            header = HEADER_RE.match(line.strip())
+            if header and header["host"]:
+                return None
+        return file_node(Path(name))
 
     def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]:
         text = path.read_bytes().removeprefix(UTF8_BOM).decode("utf-8", "replace")

@@ -172,7 +172,7 @@ def run_dbt(home: Home, args: list[str], *, quiet: bool = False, target: str = "
 
 def _raise_no_room(lines: list[str], doing: str) -> None:
     """dbt stopped because a write found no room (its traceback ends in the OSError): the one-line fault."""
-    from ingest.warehouse import faults
+    from ingest import faults
 
     said = next((line for line in reversed(lines) if faults.no_room(OSError(line))), None)
     if said is not None:

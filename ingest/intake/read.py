@@ -22,7 +22,7 @@ from ingest.formats.base import FormatError, ParseContext, Parser, Reject
 from ingest.intake.identity import identify
 from ingest.intake.listing import unreadable
 from ingest.intake.parse import parse_file
-from ingest.intake.result import FileResult
+from ingest.intake.result import FileResult, failed
 from ingest.intake.staged import StagedBatches
 from ingest.intake.text_source import text_source
 
@@ -44,12 +44,9 @@ class Intake:
     rejects: list[Reject] = field(default_factory=list)
     staged: StagedBatches | None = None
 
-    def failed(self, message: str) -> Intake:
-        """The same file failed with ``message`` (a parser bug, or rows its target refused), nothing staged."""
-        path = self.result.path
-        result = FileResult(path, "failed", format=self.parser.format if self.parser else None, error=message,
-                            messages=[f"{path}: {message}"])
-        return Intake(result, self.sha, self.size, self.parser)
+    def refused(self, message: str) -> Intake:
+        """The same file failed: its target refused its rows for ``message``; nothing staged."""
+        return Intake(failed(self.result.path, message, self.parser), self.sha, self.size, self.parser)
 
 
 def read_file(path: Path, staged: StagedBatches, *, format_name: str | None = None, options: dict | None = None,
@@ -73,7 +70,7 @@ def read_file(path: Path, staged: StagedBatches, *, format_name: str | None = No
     if problem is None:
         return intake
     staged.remove()
-    return Intake(FileResult(path, "failed", error=problem, messages=[f"{path}: {problem}"]))
+    return Intake(failed(path, problem))
 
 
 def _read(path: Path, staged: StagedBatches, format_name, options, admit: Admit) -> Intake:
@@ -81,28 +78,25 @@ def _read(path: Path, staged: StagedBatches, format_name, options, admit: Admit)
     held = admit(sha)
     if held is not None:
         return Intake(held)
-    read = Intake(FileResult(path, "loaded"), sha, size, parser)
     head, source = text_source(path, head, staged.directory.with_name(f"{staged.directory.name}.text"))
     ctx = ParseContext(path=source, options=dict(options or {}))
     try:
-        read.result = parse_file(path, size, parser, ctx, staged, source=source)
+        result = parse_file(path, size, parser, ctx, staged, source=source)
     except FormatError as e:  # the file itself is the rejected record; its first bytes are kept for diagnosis
         staged.remove()
         message = f"{e} (at {e.position()})"
-        read.result = FileResult(path, "rejected", format=parser.format if parser else None, error=message,
-                                 records_read=1, rows_rejected=1, messages=[f"{path}: {message}"])
-        read.rejects = [Reject(message, head[:_SHOWN_BYTES], e.offset, e.line)]
-        return read
+        result = FileResult(path, "rejected", format=parser.format if parser else None, error=message,
+                            records_read=1, rows_rejected=1, messages=[f"{path}: {message}"])
+        return Intake(result, sha, size, parser, [Reject(message, head[:_SHOWN_BYTES], e.offset, e.line)])
     except Exception as e:  # a parser bug must not take the batch down: keep the file's story, go on
         staged.remove()
         if faults.no_room(e):  # not the file's fault, and every file after it would fail the same way
             raise faults.translate(e, f"staging {path}") from None
-        return read.failed(f"{type(e).__name__}: {e}")
+        return Intake(failed(path, f"{type(e).__name__}: {e}", parser), sha, size, parser)
     finally:
         if source != path:
             shutil.rmtree(source.parent, ignore_errors=True)
-    read.rejects, read.staged = ctx.rejects, staged
-    return read
+    return Intake(result, sha, size, parser, ctx.rejects, staged)
 
 
 def _still_written(before: os.stat_result, after: os.stat_result) -> str | None:

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest.formats.base import Reject
+from ingest.formats.base import Parser, Reject
 
 
 @dataclass
@@ -36,6 +36,13 @@ class FileResult:
     def ok(self) -> bool:
         return ((self.status == "loaded" and not self.conflicting_rows)
                 or (self.status == "duplicate" and not self.previously_rejected))
+
+
+def failed(path: Path, message: str, parser: Parser | None = None) -> FileResult:
+    """The result of a file that did not load for ``message``, no fault of its records: a path that cannot be
+    read, a parser bug, rows its target refused."""
+    return FileResult(path, "failed", format=parser.format if parser else None, error=message,
+                      messages=[f"{path}: {message}"])
 
 
 def rejects_by_rule(rejects: list[Reject]) -> str | None:

@@ -23,9 +23,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.faults import WarehouseFault
 from ingest.intake.listing import iter_input_files
 from ingest.intake.read import read_file
-from ingest.intake.result import FileResult
+from ingest.intake.result import FileResult, failed
 from ingest.intake.staged import HELD_BYTES, StagedBatches
 from ingest.lake.layout import Lake, file_id_of
 from ingest.lake.writer import write_file
@@ -89,8 +90,12 @@ def _load_partition(root: str, part, started_ms: int, format_name, options):
 def load_file(lake: Lake, path: Path, tmp: Path, file_id: int, format_name: str | None, options: dict) -> FileResult:
     """One file into the lake, all or nothing; never raises for bad input (the result says what happened)."""
     claim = _Claim(lake, path)
-    read = read_file(path, StagedBatches(tmp / str(file_id), budget=HELD_BYTES), format_name=format_name,
-                     options=options, admit=claim.take)
+    try:
+        read = read_file(path, StagedBatches(tmp / str(file_id), budget=HELD_BYTES), format_name=format_name,
+                         options=options, admit=claim.take)
+    except WarehouseFault as fault:  # no room on this executor's disc: the file fails, the other tasks go on
+        claim.give_back()
+        return failed(path, str(fault))
     if read.sha is not None:
         parts = [(table, part) for table, part, _ in read.staged.parts] if read.staged else []
         write_file(lake, read.sha, file_id, parts, read.rejects, path, read.size, read.result, read.parser)

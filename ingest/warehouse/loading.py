@@ -196,7 +196,7 @@ def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
             return
         parsed = files[0]
         parsed.staged.remove()
-        yield _record(con, parsed.read.failed(f"{type(e).__name__}: {e}"))
+        yield _record(con, parsed.read.refused(f"{type(e).__name__}: {e}"))
         return
     for parsed, its_copies in zip(files, found):
         parsed.staged.remove()

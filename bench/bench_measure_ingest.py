@@ -73,9 +73,10 @@ def _cpu_seconds() -> float:
 
 def child_ingest(input_dir: Path, home_dir: Path) -> dict:
     from ingest.home import Home
+    from ingest.intake.listing import iter_input_files
     from ingest.warehouse import database, loading
 
-    files = loading.iter_input_files([input_dir])
+    files = iter_input_files([input_dir])
     con = database.connect(Home(home_dir).create())
     cpu0, t0 = _cpu_seconds(), time.perf_counter()
     results = list(loading.ingest_files(con, files))

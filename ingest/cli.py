@@ -443,7 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ingest.warehouse.faults import WarehouseFault, translate
+    from ingest.faults import WarehouseFault, translate
     from ingest.warehouse.lock import release_all
 
     parser = build_parser()

@@ -40,7 +40,7 @@ from ingest.dbt_changes import check_and_keep
 from ingest.home import Home
 from ingest.memory import memory_limit
 from ingest.output import progress_bar, shown
-from ingest.warehouse import faults
+from ingest import faults
 
 DBT_PROJECT = Path(os.environ.get("PERFDB_DBT_PROJECT", Path(__file__).resolve().parents[1] / "dbt_project"))
 STAGES = ("seeds", "staging", "intermediate", "marts")  # in build order; anything else is listed after them

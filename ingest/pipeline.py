@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Callable
 from ingest import dbt_runner
 from ingest.generate._landing import landing_day
 from ingest.home import Home
+from ingest.intake.listing import iter_input_files
+from ingest.intake.result import FileResult
 from ingest.plugins import GENERATORS, public_modules
-from ingest.warehouse.database import FileResult, close, connect
-from ingest.warehouse.loading import ingest_files, iter_input_files
+from ingest.warehouse.database import close, connect
+from ingest.warehouse.loading import ingest_files
 from ingest.warehouse.retention import apply_retention
 from ingest.warehouse.serving import publish
 

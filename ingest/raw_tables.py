@@ -16,27 +16,7 @@ import pyarrow as pa
 
 from ingest.formats import registry
 from ingest.formats.base import SOURCE_FILE_ID, RawTable
-
-# exact, so that a column reads back with the type its parser wrote
-_DUCK_TYPES = {
-    pa.bool_(): "boolean",
-    pa.int8(): "tinyint", pa.int16(): "smallint", pa.int32(): "integer", pa.int64(): "bigint",
-    pa.uint8(): "utinyint", pa.uint16(): "usmallint", pa.uint32(): "uinteger", pa.uint64(): "ubigint",
-    pa.float32(): "float", pa.float64(): "double",
-    pa.string(): "varchar", pa.large_string(): "varchar",
-    pa.binary(): "blob", pa.large_binary(): "blob",
-    pa.date32(): "date",
-    pa.timestamp("us"): "timestamp",
-}
-
-
-def duck_type(arrow_type: pa.DataType) -> str:
-    """The DuckDB type that stores an Arrow type."""
-    found = _DUCK_TYPES.get(arrow_type)
-    if found is None:
-        raise TypeError(f"no DuckDB type for Arrow type {arrow_type}: declare the column as one of "
-                        f"{', '.join(sorted({str(t) for t in _DUCK_TYPES}))}")
-    return found
+from ingest.formats.duck_types import duck_type
 
 
 def existing_columns(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:

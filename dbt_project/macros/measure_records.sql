@@ -1,6 +1,42 @@
 {#- The MEASURE record header: the interval and identification items every record carries, and which
     records carry counters at all. -#}
 
+{#- The columns every MEASURE staging model starts with: where the record came from (the file, the record's
+    ordinal in it, the form it was read in) and the system it measured. -#}
+{% macro measure_record_columns() -%}
+    source_file_id,
+    record_ordinal,
+    source_form,
+    system_name,
+{%- endmacro %}
+
+{#- The entity of a device record (DISC, LINE): the device, and the I/O process (processor, PIN) that drives it. -#}
+{% macro measure_device_columns() -%}
+    device_name,
+    {%- for item in ['cpu_num', 'pin', 'logical_device', 'device_type', 'device_subtype'] %}
+    cast({{ item }} as integer) as {{ item }},
+    {%- endfor %}
+{%- endmacro %}
+
+{#- The entity of a process record (PROCESS, USERDEF): the process by processor and PIN, its name (NULL when
+    blank), program file and priority. -#}
+{% macro measure_process_columns() -%}
+    cast(cpu_num as integer) as cpu_num,
+    cast(pin as integer) as pin,
+    nullif(trim(process_name), '') as process_name,
+    program_file_name,
+    cast(priority as integer) as priority,
+{%- endmacro %}
+
+{#- The entity of a record of one open of a file (FILE, DISCOPEN): the processor it was measured on, the
+    opener (processor, PIN) and the file. -#}
+{% macro measure_open_columns() -%}
+    cast(cpu_num as integer) as cpu_num,
+    cast(opener_cpu as integer) as opener_cpu,
+    cast(opener_pin as integer) as opener_pin,
+    file_name,
+{%- endmacro %}
+
 {#- The header items, renamed with units (staging). -#}
 {% macro measure_interval_columns() -%}
     nullif(trim(loadid), '') as loadid,

@@ -32,6 +32,16 @@
     {{ first_copy(with_utc, ['system_id', 'interval_start_utc'] + key) }}
 {% endmacro %}
 
+{#- The columns every staging model of an SMF 70.1 section (CPU, partition, logical processor) starts with:
+    where the row came from, the system, and its RMF interval's local and UTC start (smf70_first_copy). -#}
+{% macro smf70_section_columns() -%}
+    source_file_id,
+    record_ordinal,
+    system_id,
+    interval_start,
+    interval_start_utc,
+{%- endmacro %}
+
 {#- The columns every RMF staging model starts with: where the row came from, the system, and the RMF
     interval of its record's product section (start, end, length in seconds). -#}
 {% macro rmf_interval_columns() -%}

@@ -75,7 +75,7 @@ class FormatError(Exception):
 
 @dataclass(frozen=True)
 class Column:
-    """One column of a raw table, with what plausibility at ingest (``ingest.warehouse.plausibility``) holds it to.
+    """One column of a raw table, with what plausibility at ingest (``ingest.intake.plausibility``) holds it to.
 
     ``cumulative``: a counter that counts up from a start (events, bytes, busy time), so a negative value is
     not a measurement; ``optional``: a natural-key column a record may leave NULL (every other natural-key

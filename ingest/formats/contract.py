@@ -23,7 +23,7 @@ import yaml
 
 from ingest.formats import registry
 from ingest.formats.base import Column, RawTable, SourceFamily
-from ingest.raw_tables import duck_type
+from ingest.formats.duck_types import duck_type
 
 REPO = Path(__file__).resolve().parents[2]
 COMMAND = "python -m ingest.formats.contract --write"
@@ -89,7 +89,7 @@ def sources_yaml(family: SourceFamily, tables: list[RawTable]) -> str:
 
 
 def plausible(table: RawTable, c: Column) -> str:
-    """What plausibility at ingest holds a column to (``ingest.warehouse.plausibility``), in words: for
+    """What plausibility at ingest holds a column to (``ingest.intake.plausibility``), in words: for
     ``raw.measure_cpu.cpu_busy_time`` ``**required**; not negative; at most 2e+06 per second of delta_time``
     (``required``: a CSV export without it is refused, and ``perfdb check`` wants a value each system-day)."""
     rules = ["**required**"] if c.required else []

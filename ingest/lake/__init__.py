@@ -5,7 +5,7 @@
     <lake>/warehouse/<schema>.db/<table>/                                 what dbt-spark builds
     <lake>/metastore_db                                                   Spark's catalog (embedded Derby)
 
-``job`` is the distributed ingest (the DuckDB path's sniff/parse/accounting code in Spark tasks),
+``job`` is the distributed ingest (``ingest.intake``, the DuckDB loader's intake too, in Spark tasks),
 ``writer`` lays one parsed file into the lake, ``built`` copies what dbt built on Spark into a DuckDB file
 that the checks validate and ``publish`` makes ``serving.duckdb``.
 """

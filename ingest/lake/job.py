@@ -1,20 +1,20 @@
 """``perfdb ingest --target spark``: the input files parsed by Spark tasks into the lake.
 
-The driver lists the files and hands their names to Spark; each task loads the files it owns with the
-DuckDB path's own code (``database.identify``, ``loading.parse_file``: the same parsers, rejects and
+The driver lists the files (``intake.listing``) and hands their names to Spark; each task reads the files
+it owns with the intake the DuckDB loader uses (``intake.read.read_file``: the same parsers, rejects and
 accounting, records read = loaded + rejected + skipped) and writes them with ``writer.write_file``. Only
 each file's result (counts, status, messages) comes back to the driver, never its contents.
 
-A file loads once: a task claims its identity (``database.identify``: the sha256 of its bytes) by creating
-``<lake>/_claims/<sha256>`` exclusively (atomic on a local or NFS lake), so the same bytes twice, in one job or in two concurrent jobs, load once; the
-others are reported as duplicates. A file that failed (a parser bug) gives its claim back and may be
-loaded again; a rejected file keeps it, as on the DuckDB path.
+A file loads once: a task claims its identity (``intake.identity``: the sha256 of its bytes) by creating
+``<lake>/_claims/<sha256>`` exclusively (atomic on a local or NFS lake), so the same bytes twice, in one job
+or in two concurrent jobs, load once; the others are reported as duplicates (``_Claim``). A file that failed
+(a parser bug, or bytes that changed while they were read) gives its claim back and may be loaded again; a
+rejected file keeps it, as on the DuckDB path.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -23,12 +23,13 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.formats.base import FormatError, ParseContext, Reject
+from ingest.faults import WarehouseFault
+from ingest.intake.listing import iter_input_files
+from ingest.intake.read import read_file
+from ingest.intake.result import FileResult, failed
+from ingest.intake.staged import HELD_BYTES, StagedBatches
 from ingest.lake.layout import Lake, file_id_of
 from ingest.lake.writer import write_file
-from ingest.warehouse.database import FileResult, identify
-from ingest.warehouse.loading import HELD_BYTES, iter_input_files, parse_file, text_source, unreadable
-from ingest.warehouse.staging import StagedBatches
 
 
 @dataclass
@@ -88,43 +89,46 @@ def _load_partition(root: str, part, started_ms: int, format_name, options):
 
 def load_file(lake: Lake, path: Path, tmp: Path, file_id: int, format_name: str | None, options: dict) -> FileResult:
     """One file into the lake, all or nothing; never raises for bad input (the result says what happened)."""
-    problem = unreadable(path)  # vanished, or a link that leads nowhere or into a loop: as on the DuckDB path
-    if problem is not None:
-        return FileResult(path, "failed", error=problem, messages=[f"{path}: {problem}"])
-    sha, size, head, parser = identify(path, format_name)
-    duplicate = FileResult(path, "duplicate", messages=[f"{path}: already ingested (same sha256), nothing added"])
-    lake.claims_dir.mkdir(parents=True, exist_ok=True)
-    claim = lake.claims_dir / sha
+    claim = _Claim(lake, path)
     try:
-        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-    except FileExistsError:
-        return duplicate
-    head, source = text_source(path, head, tmp / f"{sha}.text")
-    ctx = ParseContext(path=source, options=dict(options))
-    staged = StagedBatches(tmp / sha, budget=HELD_BYTES)
-    try:
-        result = parse_file(path, size, parser, ctx, staged, source=source)
-        rejects = ctx.rejects
-    except FormatError as e:  # the file itself is the rejected record, as on the DuckDB path
-        staged.remove()
-        message = f"{e} (at {e.position()})"
-        result = FileResult(path, "rejected", format=parser.format if parser else None, error=message,
-                            records_read=1, rows_rejected=1, messages=[f"{path}: {message}"])
-        rejects = [Reject(message, head[:4096], e.offset, e.line)]
-    except Exception as e:  # a parser bug: recorded, and the claim given back so that a fixed parser may retry
-        staged.remove()
-        message = f"{type(e).__name__}: {e}"
-        result = FileResult(path, "failed", format=parser.format if parser else None, error=message,
-                            messages=[f"{path}: {message}"])
-        write_file(lake, sha, file_id, [], [], path, size, result, parser)
-        claim.unlink()
-        return result
-    finally:
-        if source != path:
-            shutil.rmtree(source.parent, ignore_errors=True)
-    write_file(lake, sha, file_id, [(table, part) for table, part, _ in staged.parts], rejects, path, size, result, parser)
-    staged.remove()
-    return result
+        read = read_file(path, StagedBatches(tmp / str(file_id), budget=HELD_BYTES), format_name=format_name,
+                         options=options, admit=claim.take)
+    except WarehouseFault as fault:  # no room on this executor's disc: the file fails, the other tasks go on
+        claim.give_back()
+        return failed(path, str(fault))
+    if read.sha is not None:
+        parts = [(table, part) for table, part, _ in read.staged.parts] if read.staged else []
+        write_file(lake, read.sha, file_id, parts, read.rejects, path, read.size, read.result, read.parser)
+    if read.staged:
+        read.staged.remove()
+    if read.result.status == "failed":  # given back after its manifest row, so that a fixed parser may retry
+        claim.give_back()
+    return read.result
+
+
+class _Claim:
+    """A file's claim on its identity in the lake, ``<lake>/_claims/<sha256>``, created exclusively: the
+    intake's ``admit`` for the lake."""
+
+    def __init__(self, lake: Lake, path: Path):
+        self.lake, self.path = lake, path
+        self.held: Path | None = None  # the claim taken for ``path``
+
+    def take(self, sha: str) -> FileResult | None:
+        """None once claimed; a duplicate's result when another file or task holds the claim already."""
+        self.lake.claims_dir.mkdir(parents=True, exist_ok=True)
+        claim = self.lake.claims_dir / sha
+        try:
+            os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return FileResult(self.path, "duplicate", messages=[f"{self.path}: already ingested (same sha256), nothing added"])
+        self.held = claim
+        return None
+
+    def give_back(self) -> None:
+        if self.held is not None:
+            self.held.unlink()
+            self.held = None
 
 
 def _result(fields: dict) -> FileResult:

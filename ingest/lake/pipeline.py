@@ -17,11 +17,11 @@ from pathlib import Path
 
 from ingest import dbt_runner
 from ingest.home import Home
+from ingest.intake.result import FileResult
 from ingest.lake import job
 from ingest.lake.built import SparkHome, copy_built
 from ingest.lake.layout import Lake
 from ingest.pipeline import Engine, OnFile, OnStep, PipelineResult, run_steps
-from ingest.warehouse.database import FileResult
 from ingest.warehouse.serving import publish as publish_home
 
 DEFAULT_MASTER = "local[*]"

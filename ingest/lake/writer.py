@@ -19,8 +19,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ingest.formats.base import SOURCE_FILE_ID, RawTable, Reject
+from ingest.intake.result import FileResult, rejects_by_rule
 from ingest.lake.layout import FILE_DAYS_SCHEMA, MANIFEST_SCHEMA, REJECTS_SCHEMA, Lake
-from ingest.warehouse.database import FileResult, rejects_by_rule
 
 Placement = tuple[str | None, str | None]  # (system, day as yyyy-mm-dd)
 

@@ -7,21 +7,18 @@ too are counted in ``raw.key_conflicts`` (``copies``); ``remove_files`` takes a 
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 
 from ingest import raw_tables
-from ingest.formats import registry
-from ingest.formats.base import SNIFF_BYTES, UTF8_BOM, Parser, Reject
+from ingest.faults import translate
+from ingest.formats.base import Parser, Reject
 from ingest.home import Home
+from ingest.intake.identity import identify
+from ingest.intake.result import FileResult, rejects_by_rule
 from ingest.memory import memory_limit
-from ingest.warehouse.faults import translate
 from ingest.warehouse.lock import duckdb_busy
 
 # perfdb's own tables in schema raw, beside the declared raw tables: the manifest, rejects and days
@@ -91,29 +88,6 @@ create table if not exists raw.key_conflicts (
 """
 
 
-@dataclass
-class FileResult:
-    path: Path
-    status: str  # loaded | loaded_with_rejects | rejected | failed | duplicate
-    format: str | None = None
-    records_read: int = 0
-    records_loaded: int = 0  # equals rows_loaded unless a parser's record spans several rows (Batch.records)
-    rows_loaded: int = 0
-    rows_rejected: int = 0
-    rows_skipped: int = 0
-    error: str | None = None
-    messages: list[str] = field(default_factory=list)
-    previously_rejected: int = 0  # a duplicate of a file loaded with rejects: the records rejected then
-    duplicate_rows: int = 0  # rows another file holds too, with the same values (raw.key_conflicts)
-    conflicting_rows: int = 0  # rows another file holds too, with other values: not a success until one goes
-    copies: list[str] = field(default_factory=list)  # what those rows are, naming the other file (``copies``)
-
-    @property
-    def ok(self) -> bool:
-        return ((self.status == "loaded" and not self.conflicting_rows)
-                or (self.status == "duplicate" and not self.previously_rejected))
-
-
 def writer_config() -> dict:
     # ingest streams, so a bounded buffer pool keeps the peak memory of a large file flat
     return {"memory_limit": memory_limit()}
@@ -146,45 +120,8 @@ def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = No
     return rows[0] if rows else None
 
 
-def sha256_of(path: Path) -> tuple[str, int]:
-    h = hashlib.sha256()
-    size = 0
-    with path.open("rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-            size += len(chunk)
-    return h.hexdigest(), size
-
-
-def identify(path: Path, format_name: str | None = None) -> tuple[str, int, bytes, Parser | None]:
-    """What the manifest knows a file by (``raw.ingest_files.sha256``), its size, its first bytes as read
-    and its parser (named, or sniffed from those bytes less a byte order mark). The identity is the sha256
-    of the bytes; for a file whose records take their time from its name (``Parser.name_identity``: byte
-    for byte the same captures of an idle host), the sha256 of those bytes' sha256 and that time."""
-    sha, size = sha256_of(path)
-    with path.open("rb") as f:
-        head = f.read(SNIFF_BYTES)
-    text = head.removeprefix(UTF8_BOM)
-    parser = registry.by_format(format_name) if format_name else registry.sniff(text, path.name)
-    name_identity = getattr(parser, "name_identity", None)
-    from_name = name_identity(text, path.name) if name_identity else None
-    if from_name is not None:
-        sha = hashlib.sha256(f"{sha} {from_name}".encode()).hexdigest()
-    return sha, size, head, parser
-
-
 def next_file_id(con: duckdb.DuckDBPyConnection) -> int:
     return first_row(con, "select nextval('raw.ingest_file_id_seq')")[0]
-
-
-def rejects_by_rule(rejects: list[Reject]) -> str | None:
-    """The manifest's count of a file's rejects by rule (``Reject.rule``: a plausibility rule of
-    ``ingest.warehouse.plausibility.RULES``, or ``unreadable``), as JSON with the rules in order; None for none.
-
-    >>> rejects_by_rule([Reject("", b"", rule="beyond_rate"), Reject("", b""), Reject("", b"")])
-    '{"beyond_rate": 1, "unreadable": 2}'
-    """
-    return json.dumps(dict(sorted(Counter(r.rule for r in rejects).items()))) if rejects else None
 
 
 def record_file(con, file_id: int, sha: str, path: Path, size: int, result: FileResult, parser: Parser | None,
@@ -230,12 +167,6 @@ def record_file_days(con, file_id: int, tables) -> None:
     if selects:
         con.execute("insert into raw.ingest_file_days (source_file_id, system_name, day) "
                     + " union ".join(selects))
-
-
-def describe_reject(path: Path, r: Reject) -> str:
-    where = (f"line {r.line}" if r.line is not None else f"offset {r.offset}" if r.offset is not None
-             else f"record {r.record_ordinal}" if r.record_ordinal is not None else "?")
-    return f"{path}: {where}: {r.reason}"
 
 
 def raw_data_tables(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -25,8 +25,8 @@ import shutil
 from pathlib import Path
 from typing import IO
 
+from ingest.faults import WriterBusy
 from ingest.home import Home
-from ingest.warehouse.faults import WriterBusy
 
 LOCK_NAME = "perfdb.lock"
 STAGING_PREFIX = "perfdb-ingest-"  # ingest's staging folders beside the database (``loading``)

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import duckdb
 
+from ingest import faults
 from ingest.home import Home
-from ingest.warehouse import faults, lock
+from ingest.warehouse import lock
 from ingest.warehouse.database import writer_config
 
 SLOTS = ("serving-a.duckdb", "serving-b.duckdb")

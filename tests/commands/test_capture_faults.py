@@ -22,9 +22,9 @@ import pytest
 from command_helpers import GOLDEN, parse_file
 from ingest.formats import registry
 from ingest.formats.base import SNIFF_BYTES, FormatError, ParseContext
-from ingest.warehouse import loading
-from ingest.warehouse.database import describe_reject
-from ingest.warehouse.staging import StagedBatches
+from ingest.intake.parse import parse_file as parse_whole
+from ingest.intake.result import describe_reject
+from ingest.intake.staged import StagedBatches
 
 LINUX_S = GOLDEN / "linux/devbox__netstat-s__20261121T063246.out"
 NAME = "web01__netstat-s__20260105T100000.out"  # time and host from the name
@@ -49,7 +49,7 @@ def _load(path, fmt: str | None = None):
     staging = path.parent / "staging"
     staging.mkdir()
     try:
-        return loading.parse_file(path, len(data), parser, ctx, StagedBatches(staging, 1 << 24)), ctx
+        return parse_whole(path, len(data), parser, ctx, StagedBatches(staging, 1 << 24)), ctx
     except FormatError as e:
         return e, ctx
 

@@ -18,7 +18,8 @@ from ingest.formats.smf import headers, parser
 from ingest.formats.smf.fields import columns, decode_fields
 from ingest.formats.smf.tables import smf_table
 from ingest.home import Home
-from ingest.warehouse.database import FileResult, connect
+from ingest.intake.result import FileResult
+from ingest.warehouse.database import connect
 from ingest.warehouse.loading import ingest_file
 
 WIDGETS = [  # the toy record's field table

@@ -10,6 +10,7 @@ from ingest import pipeline
 from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import smf as gen
 from ingest.home import Home
+from ingest.intake.result import FileResult
 from ingest.warehouse import database, loading
 import read_only_db
 from smf_dumps import load_hex, patched
@@ -24,7 +25,7 @@ def home(tmp_path) -> Home:
     return Home(tmp_path / "home").create()
 
 
-def ingest(home: Home, name: str, data: bytes, **kw) -> database.FileResult:
+def ingest(home: Home, name: str, data: bytes, **kw) -> FileResult:
     path = home.landing / name
     path.write_bytes(data)
     con = database.connect(home)

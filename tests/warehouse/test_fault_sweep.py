@@ -59,7 +59,9 @@ from ingest.formats.base import SNIFF_BYTES
 from ingest.formats.measure.binary_records import write_records
 from ingest.generate import benchmark as generate_benchmark
 from ingest.home import Home
-from ingest.warehouse import database, loading, plausibility
+from ingest.intake import plausibility
+from ingest.intake.result import FileResult
+from ingest.warehouse import database, loading
 
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
@@ -338,21 +340,21 @@ class Loaded:
     """One file as the warehouse holds it after ingest."""
 
     path: Path
-    result: database.FileResult | None = None
+    result: FileResult | None = None
     error: str | None = None  # an exception that escaped ingest
-    again: database.FileResult | None = None
+    again: FileResult | None = None
     manifest: list[tuple] = field(default_factory=list)
     rejects: list[tuple] = field(default_factory=list)  # (byte_offset, line_number, record_ordinal, reason)
     rows: dict[str, list[dict]] = field(default_factory=dict)
     implausible: list[str] = field(default_factory=list)
 
 
-def _ingest_all(con, paths: list[Path]) -> dict[Path, database.FileResult | str]:
+def _ingest_all(con, paths: list[Path]) -> dict[Path, FileResult | str]:
     """Every file in one ``ingest_files`` run; should an exception escape, each file alone, to name it."""
     try:
         return {r.path: r for r in loading.ingest_files(con, paths)}
     except Exception:  # the contract is broken: find which files break it
-        out: dict[Path, database.FileResult | str] = {}
+        out: dict[Path, FileResult | str] = {}
         for path in paths:
             try:
                 out[path] = loading.ingest_file(con, path)

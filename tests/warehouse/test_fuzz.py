@@ -25,7 +25,8 @@ from ingest.formats.measure import csv_records
 from ingest.formats.measure.binary_records import write_records
 from ingest.generate import benchmark as generate_benchmark
 from ingest.home import Home
-from ingest.warehouse import database, loading, plausibility
+from ingest.intake import plausibility
+from ingest.warehouse import database, loading
 
 TESTS = Path(__file__).parents[1]
 JULIAN_2026_01_05_10H = 210866760000000000 + 1767607200 * 1_000_000

@@ -1,7 +1,7 @@
 """kill -9 at 20 points of a nightly run, each followed by a retry: the warehouse ends as a clean run's.
 
 Every kill is a real SIGKILL of a real ``perfdb`` process at a known step (``$PERFDB_KILL_AT``,
-``ingest.warehouse.faults.reached``: the n-th file staged, inside and right after the n-th group's
+``ingest.faults.reached``: the n-th file staged, inside and right after the n-th group's
 transaction, the n-th dbt node done, a publish's half-copied slot and half-made link), never after a sleep.
 Small files of one-minute CPU records, three to a commit group (``loading._Group.COMMIT_FILES`` set by the
 process's wrapper, so that a run of nine files has three groups), each system its own run:
@@ -31,7 +31,7 @@ import pytest
 
 from ingest.home import Home
 from ingest.warehouse import lock
-from ingest.warehouse.faults import KILL_AT
+from ingest.faults import KILL_AT
 
 from test_landing_intake import HEADER, _row, _write
 

@@ -27,7 +27,8 @@ import pytest
 
 from ingest import dbt_runner, pipeline
 from ingest.home import Home
-from ingest.warehouse import database, loading
+from ingest.intake import identity, listing
+from ingest.warehouse import loading
 
 from read_only_db import read_only
 from test_faults import _one_line, held_on_a_fifo, perfdb
@@ -74,7 +75,7 @@ def links(home, tmp_path_factory) -> dict:
     (root / "gone.csv").symlink_to(outside / "never_written.csv")
     first = _write(root / "day6" / "a.csv", HEADER + _row("LINKS", 11, 3_000_000))
     second = _write(root / "day6" / "b.csv", HEADER + _row("LINKS", 12, 4_500_000))
-    read = database.sha256_of
+    read = identity.sha256_of
 
     def rename_second_while_reading_first(path: Path):
         if path == first:
@@ -82,7 +83,7 @@ def links(home, tmp_path_factory) -> dict:
         return read(path)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(database, "sha256_of", rename_second_while_reading_first)
+        patch.setattr(identity, "sha256_of", rename_second_while_reading_first)
         during = pipeline.ingest_paths(home, [root])
     after = pipeline.ingest_paths(home, [root])
     return {"root": root, "outside": outside, "during": during, "after": after}
@@ -108,7 +109,7 @@ def test_linked_day_folders_are_read_and_loops_dangling_links_and_vanished_files
 
 
 def test_the_spark_intake_lists_and_tells_links_alike(tmp_path):
-    """The lake's tasks read what the one listing lists (``loading.iter_input_files``) and tell a path that
+    """The lake's tasks read what the one listing lists (``listing.iter_input_files``) and tell a path that
     cannot be read as the DuckDB path does, before claiming anything (no Spark needed for that)."""
     from ingest.lake.job import load_file
     from ingest.lake.layout import Lake
@@ -117,7 +118,7 @@ def test_the_spark_intake_lists_and_tells_links_alike(tmp_path):
     _write(landing / "cpu.csv", HEADER + _row("LAKE", 10, 1_500_000))
     (landing / "gone.csv").symlink_to(tmp_path / "nowhere.csv")
     (landing / "loop").symlink_to(landing, target_is_directory=True)
-    listed = loading.iter_input_files([landing])
+    listed = listing.iter_input_files([landing])
     assert [p.name for p in listed] == ["cpu.csv", "gone.csv", "loop"]
     lake = Lake(tmp_path / "lake")
     told = [load_file(lake, path, tmp_path, k, None, {}) for k, path in enumerate(listed[1:])]
@@ -146,7 +147,7 @@ def grown(home) -> dict:
     root = home.root / "landing1"
     growing = _write(root / "growing.csv", HEADER + _row("GROWN", 14, 1_500_000))
     _write(root / "steady.csv", HEADER + _row("GROWN", 15, 6_000_000))
-    read = database.sha256_of
+    read = identity.sha256_of
 
     def append_while_reading(path: Path):
         found = read(path)
@@ -156,7 +157,7 @@ def grown(home) -> dict:
         return found
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(database, "sha256_of", append_while_reading)
+        patch.setattr(identity, "sha256_of", append_while_reading)
         during = pipeline.ingest_paths(home, [root])
     after = pipeline.ingest_paths(home, [root])
 

@@ -15,6 +15,7 @@ import yaml
 from ingest import raw_tables
 from ingest.formats import contract, registry
 from ingest.formats.base import Column, ParseContext, RawTable, SourceFamily, table_of
+from ingest.formats.duck_types import duck_type
 from ingest.formats.measure import tables as measure_tables
 from ingest.formats.smf.parser import DECODERS as SMF_DECODERS
 from ingest.formats.smf.parser import PARSER as SMF_PARSER
@@ -30,7 +31,7 @@ FAMILIES = contract.families()
 
 
 def declared_columns(table: RawTable) -> list[tuple[str, str]]:
-    return [(c.name, raw_tables.duck_type(c.type).upper()) for c in table.stored_columns]
+    return [(c.name, duck_type(c.type).upper()) for c in table.stored_columns]
 
 
 def test_every_raw_table_is_declared_by_the_parsers_of_its_family():

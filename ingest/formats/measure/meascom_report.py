@@ -56,7 +56,7 @@ Bad input: a counter line that does not read as ``Label [number [unit]]`` groups
 number, a unit unknown for that counter, a stray token) rejects its whole block with ``line N: expected
 <label> <number> [unit], found '...'``; the parser resumes at the next identification line or command
 echo, so the other entities of the file still load. A bad USERDEF counter line rejects that line only.
-A record the loader finds implausible (``ingest.warehouse.plausibility``: a negative counter, a time
+A record the loader finds implausible (``ingest.intake.plausibility``: a negative counter, a time
 before 1970-01-02, ...) is rejected at the line it starts on, which the parser tells it through
 ``ParseContext.place`` (the tables have no line column): a block's start line, a USERDEF counter's own
 line. E.g. ``Cpu-Busy-Time -31.20 %`` in a PROCESS block starting at line 17: ``line 17: implausible in

@@ -6,10 +6,7 @@ with source as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    source_form,
-    system_name,
+    {{ measure_record_columns() }}
     cast(cpu_num as integer) as cpu_num,
     {{ measure_interval_columns() }}
     interval_start_utc,

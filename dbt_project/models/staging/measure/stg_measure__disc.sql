@@ -5,16 +5,8 @@ with source as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    source_form,
-    system_name,
-    device_name,
-    cast(cpu_num as integer) as cpu_num,
-    cast(pin as integer) as pin,
-    cast(logical_device as integer) as logical_device,
-    cast(device_type as integer) as device_type,
-    cast(device_subtype as integer) as device_subtype,
+    {{ measure_record_columns() }}
+    {{ measure_device_columns() }}
     {{ measure_interval_columns() }}
     interval_start_utc,
     cast(request_qtime as bigint) as request_qtime_us,

@@ -5,14 +5,8 @@ with source as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    source_form,
-    system_name,
-    cast(cpu_num as integer) as cpu_num,
-    cast(opener_cpu as integer) as opener_cpu,
-    cast(opener_pin as integer) as opener_pin,
-    file_name,
+    {{ measure_record_columns() }}
+    {{ measure_open_columns() }}
     {{ measure_interval_columns() }}
     cast(driver_input_calls as bigint) as driver_input_call_count,
     cast(driver_output_calls as bigint) as driver_output_call_count,

@@ -5,14 +5,8 @@ with source as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    source_form,
-    system_name,
-    cast(cpu_num as integer) as cpu_num,
-    cast(opener_cpu as integer) as opener_cpu,
-    cast(opener_pin as integer) as opener_pin,
-    file_name,
+    {{ measure_record_columns() }}
+    {{ measure_open_columns() }}
     cast(device_type as integer) as device_type,
     {{ measure_interval_columns() }}
     cast(file_busy_time as bigint) as file_busy_us,

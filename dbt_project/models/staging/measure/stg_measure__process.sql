@@ -5,15 +5,8 @@ with source as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    source_form,
-    system_name,
-    cast(cpu_num as integer) as cpu_num,
-    cast(pin as integer) as pin,
-    nullif(trim(process_name), '') as process_name,
-    program_file_name,
-    cast(priority as integer) as priority,
+    {{ measure_record_columns() }}
+    {{ measure_process_columns() }}
     userid,
     {{ measure_interval_columns() }}
     interval_start_utc,

@@ -8,15 +8,8 @@ with source as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    source_form,
-    system_name,
-    cast(cpu_num as integer) as cpu_num,
-    cast(pin as integer) as pin,
-    nullif(trim(process_name), '') as process_name,
-    program_file_name,
-    cast(priority as integer) as priority,
+    {{ measure_record_columns() }}
+    {{ measure_process_columns() }}
     upper({{ name }}) as counter_name,
     cast({{ type }} as integer) as counter_type,
     -- 1 ACCUM and 4 FACCUM count events, 2 BUSY and 5 QBUSY accumulate busy time, 3 QUEUE

@@ -4,11 +4,7 @@ with source as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    system_id,
-    interval_start,
-    interval_start_utc,
+    {{ smf70_section_columns() }}
     cast(cpu_id as integer) as cpu_id,
     -- SMF70TYP
     case cpu_type_code when 0 then 'CP' when 1 then 'zAAP' when 2 then 'zIIP' end as cpu_type,

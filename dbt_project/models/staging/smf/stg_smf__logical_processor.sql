@@ -5,11 +5,7 @@ with source as (
 )
 
 select
-    source_file_id,
-    record_ordinal,
-    system_id,
-    interval_start,
-    interval_start_utc,
+    {{ smf70_section_columns() }}
     partition_name,
     cast(partition_number as integer) as partition_number,
     cast(lp_address as integer) as lp_address,

@@ -1,4 +1,4 @@
-"""``perfdb generate listings``: the parameter listings of the demo's systems and of seed 000's Appendix A.
+"""``perfdb generate listings``: the parameter listings of the demo's systems and of seed 000's Appendices A and B.
 
     perfdb generate listings --out DIR
 
@@ -6,7 +6,12 @@
   tuned parameters of the Appendix A network (CICS, VTAM, NCP, OS/2, RS/6000, DOS), as the document prints them
   (the reference seed ``reference_parameters_000_appc_tuning``, one row per printed line; ``line`` is the
   document's). The tuned listing follows every configuration rule, the baseline breaks those the document
-  tunes away (SLODOWN 50, UNITSZ 384, pacing windows of 3, adapter queues of 30).
+  tunes away (SLODOWN 50, UNITSZ 384, pacing windows of 3, adapter queues of 30, SNA Services/6000's DLC
+  transmit count of 10 and mode RU of 2,816).
+* ``appB_default.csv`` and ``appB_tuned.csv``: seed 000's Figures 9 and 10 (L1331-L1352), the installation
+  defaults and the tuned file-transfer values of Appendix B's OS/2 client and NS/DOS server (the OS/2-DOS
+  columns): the tuned values follow every rule, the defaults break those the appendix tunes (a Max DLC RU of
+  1,024, a DLC window count of 4, a 256-byte DLC frame, pacing windows of 4 and 3).
 * ``aix01`` (AIX with CS/AIX): ``no -a``, ``lsattr -El tok0`` (transmit queue still at its default 30, the
   receive queue at 150), ``lsattr -El sys0`` (256 MB) and its CS/AIX link station and mode (a receive window
   of 8 frames against an NCP, whose MAXOUT is 7, and a transmit window of 16; a receive pacing window of 4; DLC
@@ -37,8 +42,8 @@ from ingest.cli_options import add_seed, output_dir, subcommand
 from ingest.generate._landing import landed
 from ingest.home import Home
 
-HELP = "parameter listings (seed 000 Appendix A, no -a, lsattr -El, VTAM/NCP, CS/AIX, VSE) of the demo's systems"
-DESCRIPTION = """Seed 000's baseline and tuned Appendix A listings as the document prints them, and a listing of each demo
+HELP = "parameter listings (seed 000 Appendices A and B, no -a, lsattr -El, VTAM/NCP, CS/AIX, VSE) of the demo's systems"
+DESCRIPTION = """Seed 000's baseline and tuned Appendix A and B listings as the document prints them, and a listing of each demo
 system (AIX no -a and lsattr -El, CS/AIX, VTAM and NCP, VSE's IPINIT) that breaks some configuration rules and follows others."""
 
 REFERENCE = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "reference" / "reference_parameters_000_appc_tuning.csv"
@@ -132,8 +137,11 @@ def _lsattr(path: Path, attributes: list) -> Path:
     return _text(path, "".join(f"{a:<13} {v:<14} {d:<44} {s}\n" for a, v, d, s in attributes))
 
 
-def appendix_a(out: Path, profile: str) -> Path:
-    """Seed 000's listing of one Appendix A profile (``appA_base``, ``appA_tuned``) from the reference seed."""
+APPENDIX_PROFILES = ("appA_base", "appA_tuned", "appB_default", "appB_tuned")
+
+
+def appendix_listing(out: Path, profile: str) -> Path:
+    """Seed 000's listing of one Appendix A or B profile (APPENDIX_PROFILES) from the reference seed."""
     with REFERENCE.open(encoding="utf-8", newline="") as f:
         rows = [[r["node"], r["parameter"], r["value"], r["unit"], r["line"]]
                 for r in csv.DictReader(f) if r["profile"] == profile]
@@ -145,7 +153,7 @@ def generate(out: Path) -> list[Path]:
     no_a = out / f"aix01__no-a__{STAMP}.out"
     no_a.write_text("".join(f"{name:>25} = {value}\n" for name, value in AIX_NO.items()), encoding="utf-8")
     files = [
-        appendix_a(out, "appA_base"), appendix_a(out, "appA_tuned"), no_a,
+        *(appendix_listing(out, profile) for profile in APPENDIX_PROFILES), no_a,
         _lsattr(out / f"aix01__lsattr-El-tok0__{STAMP}.out", AIX_TOK0),
         _lsattr(out / f"aix01__lsattr-El-sys0__{STAMP}.out", AIX_SYS0),
         _text(out / f"VSE1__ipinit__{STAMP}.out",

@@ -223,9 +223,25 @@ def test_seed_000_baseline_listing_breaks_the_rules_the_tuned_one_follows():
         ("000-R25", "DOS", "2 / 2"),  # NS/DOS's DLC MAXIN/MAXOUT against VTAM, not CM/2 (L614)
         ("000-R53", "VTAM", "x'F7F7'"),  # RUSIZES X'F7F7', not X'8D8D' (L902-L910)
         ("003-VT-TP-05", "VTAM", "x'F7F7' = 1,920 bytes"),  # RUs of 4K or less for bulk transfer (seed 003 L511)
+        ("000-R17", "OS/2", "3 sent, 3 received"),  # CM/2's DLC windows of 3, Figure 7's 8 and 8 (L456-L461)
+        ("000-R13", "RS/6000", "10 sent, 127 received"),  # SNA Services/6000's windows raised one way (L357, L465)
+        ("000-R27", "RS/6000", "10 sent, 127 received"),  # ... and not both to 127 (L636-L644)
+        ("000-R30", "RS/6000", "2,816 bytes"),  # its mode RU, not 3840 (L656)
+        ("000-R31", "RS/6000", "3 RUs"),  # its mode send pacing, not the lab's 63 (L662, L1185)
     ])
     assert {f.source for f in base if f.rule_id == "000-slodown-6"} == {"seed 000 L815-L821"}
     assert config_checks.check(listing("appA_tuned")) == []
+
+
+def test_seed_000_appendix_b_defaults_break_the_rules_its_tuned_values_follow():
+    # Figures 9 and 10, OS/2 client to DOS server, file transfer: the defaults 1024, 4, 256 and pacing 4 and 3
+    default = config_checks.check(listing("appB_default"))
+    assert sorted((f.rule_id, f.node, f.found) for f in default) == sorted([
+        ("000-R60", "OS/2", "1,024 bytes"), ("000-R26", "OS/2", "4 against NS/DOS"),
+        ("000-pacing-window-8", "OS/2", "Mode Receive Pacing Window = 4"), ("000-R61", "DOS", "256 bytes"),
+        ("000-pacing-window-8", "DOS", "Session Receive Pacing Window = 3"),
+    ])
+    assert config_checks.check(listing("appB_tuned")) == []
 
 
 def test_cross_node_rule_names_both_nodes():

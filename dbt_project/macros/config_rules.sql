@@ -16,14 +16,8 @@
     ~ "and ru_size % (dlc_frame_size - header_bytes) <> 0" -%}
 {#- a mode's rules (config_checks: ARCHITECTED_MODES, INTERACTIVE_MODES): the RU rules skip the interactive modes -#}
 {%- set bulk = "coalesce(mode_name_text, '') not in ('#inter', '#intersc')" -%}
-{#- RUSIZES X'mEmE' (lower case, blanks removed): valid when each byte's mantissa is 8-F and exponent 0-F
-    (sizing.decode_rusizes); a byte's RU = mantissa x 2**exponent (seed 000 L904-L906) -#}
-{%- set hex = "'0123456789abcdef'" -%}
-{%- set rusizes_valid = "(length(rusizes_text) = 7 and substr(rusizes_text, 1, 1) = 'x' "
-    ~ "and instr('89abcdef', substr(rusizes_text, 3, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) > 0 "
-    ~ "and instr('89abcdef', substr(rusizes_text, 5, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) > 0)" -%}
-{%- set ru_first = "(instr(" ~ hex ~ ", substr(rusizes_text, 3, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) - 1)" -%}
-{%- set ru_second = "(instr(" ~ hex ~ ", substr(rusizes_text, 5, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) - 1)" -%}
+{%- set rusizes = rusizes_bytes() -%}
+{%- set rusizes_valid, ru_first, ru_second = rusizes.valid, rusizes.first, rusizes.second -%}
 {#- seed 000's RU-in-a-frame rule is also seed 002's (Appendix A, L942-L946), there on CS/AIX nodes only
     (platform `csaix`: a rule of seed 002's link stations, judged on a node that names a parameter as CS/AIX does) -#}
 {%- set ru_fits_frame = {
@@ -163,6 +157,13 @@
     '000-R51': {
         'needs': ['t2timer', 'network_type'], 'value': t2timer_window, 'limit': '16',
         'fired': "network_type_text like '%subarea%' and " ~ t2timer_window ~ ' < 16'},
+    '000-F12': {
+        'needs': ['iobuf', 'unitsz'], 'reads': ['maxdata', 'maxtsl'], 'value': 'iobuf', 'limit': 'unitsz',
+        'fired': 'iobuf is not null and unitsz is not null and (iobuf <> unitsz or unitsz <> 4000 '
+                 'or coalesce(maxdata < maxtsl, false))'},
+    '002-R29': {
+        'needs': ['cuaddr'], 'reads': ['delay', 'maxbfru', 'pacing', 'vpacing'], 'value': 'coalesce(maxbfru, 1)', 'limit': '1',
+        'fired': 'coalesce(delay, 0) > 0 or coalesce(maxbfru, 1) = 1 or coalesce(pacing, 1) = 1 or coalesce(vpacing, 1) = 1'},
     '000-R61': {
         'needs': ['dlc_frame_size', 'partner'], 'platform': 'nsdos', 'value': 'dlc_frame_size', 'limit': '16393',
         'fired': "(partner_text like '%os/2%' or partner_text like '%cm/2%') and dlc_frame_size < 16393"},
@@ -216,4 +217,31 @@
             then replace(lower(trim({{ relation }}.value_text)), ' ', '') end) as {{ key }}_text,
         max(case when {{ relation }}.parameter_key = '{{ key }}' then {{ relation }}.node end) as {{ key }}_node,
         {%- endfor %}
+{%- endmacro %}
+
+{#- RUSIZES X'mEmE' in a column rusizes_text (lower case, blanks removed): valid when each byte's mantissa is 8-F
+    and exponent 0-F (sizing.decode_rusizes); a byte's RU = mantissa x 2**exponent (seed 000 L904-L906). -#}
+{% macro rusizes_bytes() -%}
+{%- set hex = "'0123456789abcdef'" -%}
+{{ return({
+    'valid': "(length(rusizes_text) = 7 and substr(rusizes_text, 1, 1) = 'x' "
+        ~ "and instr('89abcdef', substr(rusizes_text, 3, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) > 0 "
+        ~ "and instr('89abcdef', substr(rusizes_text, 5, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) > 0)",
+    'first': "(instr(" ~ hex ~ ", substr(rusizes_text, 3, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) - 1)",
+    'second': "(instr(" ~ hex ~ ", substr(rusizes_text, 5, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) - 1)",
+}) }}
+{%- endmacro %}
+
+{#- Every setting of the listings loaded, its value's text in lower case without blanks and its rank among its
+    node's settings of the same parameter (nth = 1: the one the rules read), for the rules judged across listings
+    (rpt_mode_consistency, rpt_link_stations). -#}
+{% macro ranked_listing_settings() -%}
+    select
+        source_file_id,
+        node,
+        parameter_key,
+        value,
+        replace(lower(trim(value_text)), ' ', '') as value_text,
+        row_number() over (partition by source_file_id, node, parameter_key order by line_number) as nth
+    from {{ ref('stg_listings__parameters') }}
 {%- endmacro %}

@@ -560,6 +560,31 @@ def _t2timer_subarea(v: Values):
                  "a large acknowledgement window W: start at T2TIMER = (1,3,16), then measure 32, 64 and 127")
 
 
+def _other_equalities(v: Values):
+    """L956-L958: IOBUF = UNITSZ = 4000 and MAXDATA >= MAXTSL (its RCVBUFC line is 000-F11)."""
+    iobuf, unitsz, maxdata, maxtsl = (_n(v, k) for k in ("iobuf", "unitsz", "maxdata", "maxtsl"))
+    if iobuf is None or unitsz is None:
+        return []
+    broken = [f"IOBUF {_fmt(iobuf)}, UNITSZ {_fmt(unitsz)}"] if iobuf != unitsz or unitsz != 4000 else []
+    if maxdata is not None and maxtsl is not None and maxdata < maxtsl:
+        broken.append(f"MAXDATA {_fmt(maxdata)} < MAXTSL {_fmt(maxtsl)}")
+    return _when(bool(broken), "warn", "IOBUF, UNITSZ, MAXDATA, MAXTSL", "; ".join(broken),
+                 "IOBUF = UNITSZ = 4000 and MAXDATA >= MAXTSL")
+
+
+def _channel_pu(v: Values):
+    """Seed 002 L1065-L1081: VTAM's PU for a channel-attached RS/6000 (CUADDR: a local SNA major node) with DELAY
+    0, MAXBFRU above its default 1 (IOBUF x MAXBFRU a multiple of the RS/6000's RU), PACING and VPACING above their
+    default 1. An operand not coded is VTAM's default."""
+    delay, maxbfru, pacing, vpacing = (_n(v, k) for k in ("delay", "maxbfru", "pacing", "vpacing"))
+    found = [f"DELAY {delay:g}"] if delay is not None and delay > 0 else []
+    found += [f"{name} {_fmt(1 if x is None else x)}" for name, x in (("MAXBFRU", maxbfru), ("PACING", pacing),
+                                                                     ("VPACING", vpacing)) if (1 if x is None else x) == 1]
+    return _when(bool(found), "info", "DELAY, MAXBFRU, PACING, VPACING (channel-attached PU)", ", ".join(found),
+                 "DELAY=0; MAXBFRU so that IOBUF x MAXBFRU covers the RS/6000's largest RU; PACING and VPACING "
+                 "above their default 1")
+
+
 # The checks that are more than one comparison, by the rule_id of their row in the rules catalogue, with the
 # canonical keys that must all be set for the rule to apply.
 CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str, str, str]]]]] = {
@@ -610,6 +635,8 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "000-R30": (("ru_size", "_sna6000"), _sna6000_ru),
     "000-R61": (("dlc_frame_size", "partner", "_nsdos"), _nsdos_frame),
     "000-R51": (("t2timer", "network_type"), _t2timer_subarea),
+    "000-F12": (("iobuf", "unitsz"), _other_equalities),
+    "002-R29": (("cuaddr",), _channel_pu),
     "004-aR9": (("max_segment", "link_mtu"), _vse_max_segment),
     "004-aR12": (("debug",), _vse_diagnostics),
     "004-aR13": (("telnetd_buffers",), _vse_telnetd_pool),

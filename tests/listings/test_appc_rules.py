@@ -82,6 +82,14 @@ CASES = {
     "000-R61": ([("Session Receive Pacing Window", "63"), ("DLC Frame Size", "256"), ("partner", "OS/2")],
                 [("Session Receive Pacing Window", "63"), ("DLC Frame Size", "16393"), ("partner", "OS/2")]),
 }
+CASES |= {
+    # L956-L958: IOBUF = UNITSZ = 4000 and MAXDATA >= MAXTSL: Figure 6's 384 (L1093, L1106), Figure 7's 4000 (L1152, L1164)
+    "000-F12": ([("IOBUF", "(200,384,,,100,50)"), ("UNITSZ", "384"), ("MAXDATA", "65535"), ("MAXTSL", "2044")],
+                [("IOBUF", "(200,4000,,,100,50)"), ("UNITSZ", "4000"), ("MAXDATA", "65535"), ("MAXTSL", "4060")]),
+    # seed 002 L1065-L1081: a channel-attached PU with VTAM's default MAXBFRU 1 and PACING / VPACING 1, DELAY 0.1
+    "002-R29": ([("CUADDR", "E20"), ("DELAY", "0.1"), ("MAXBFRU", "1")],
+                [("CUADDR", "E20"), ("DELAY", "0"), ("MAXBFRU", "4"), ("PACING", "7"), ("VPACING", "7")]),
+}
 # a rule's exception, as a node named "<case>: <rule> breaks / follows"
 EXCEPTIONS = {
     # L458, L614: 2 and 2 on a link between CM/2 and NS/DOS, where 8 and 8 would break the rule
@@ -143,11 +151,11 @@ def db(tmp_path_factory):
         return listings.demo(home, seed=1) + appc_listings.demo(home, seed=1) + [cases] + tuned
 
     yield from listings_warehouse(tmp_path_factory.mktemp("appc_dbt"), landed,
-                                  ["loaded"] * 15 + ["loaded_with_rejects"] * 2)
+                                  ["loaded"] * 17 + ["loaded_with_rejects"] * 2)
 
 
 def test_the_mart_finds_what_config_checks_finds_on_every_listing(db):
-    assert_mart_finds_what_config_checks_finds(db, 17, {"002-adapter-queues-150", "002-F20"})
+    assert_mart_finds_what_config_checks_finds(db, 19, {"002-adapter-queues-150", "002-F20"})
 
 
 def test_in_sql_each_rule_fires_on_its_breaking_case_only(db):

@@ -15,12 +15,12 @@ from listings.findings import assert_mart_finds_what_config_checks_finds, by_lis
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 10)
+    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 12)
 
 
 def test_mart_and_config_checks_find_the_same_on_every_listing(db):
     # config_checks' adapter-queue rules apply to every node (they need no parameter)
-    assert_mart_finds_what_config_checks_finds(db, 10, {"002-adapter-queues-150", "002-F20"})
+    assert_mart_finds_what_config_checks_finds(db, 12, {"002-adapter-queues-150", "002-F20"})
 
 
 def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_the_document_tunes(db):
@@ -49,6 +49,8 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
         ("000-R13", "RS/6000", "transmit_window_count, receive_window_count", 10),
         ("000-R27", "RS/6000", "transmit_window_count, receive_window_count", 10),
         ("000-R30", "RS/6000", "ru_size", 2816), ("000-R31", "RS/6000", "Mode Send Pacing", 3),
+        # IOBUF = UNITSZ, but 384, not 4000 (L956-L958)
+        ("000-F12", "NCP+VTAM", "iobuf, unitsz", 384),
     ])
     # NS/DOS's RU is '*' in both (L1132, L1188: L563 wants it so)
     assert {(r["listing"].rsplit("/", 1)[-1], r["fired"]) for r in evaluations["appA_base.csv"] + evaluations["appA_tuned.csv"]
@@ -70,13 +72,13 @@ def test_seed_000_appendix_b_tuned_values_pass_every_rule_and_its_defaults_break
         ("000-R26", "OS/2", 4, 2), ("000-R61", "DOS", 256, 16393)])
 
 
-def test_the_demo_listings_evaluate_57_configuration_rules(db):
-    # the 68 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
+def test_the_demo_listings_evaluate_59_configuration_rules(db):
+    # the 70 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
     # T2TIMER rule: those are evaluated on ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 68 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+    assert len(rows) == 70 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
                                                     "000-R34", "000-R35", "000-R39", "000-R40", "000-R51"}
 
 
@@ -85,7 +87,7 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     sysa = {r["rule_id"]: r["fired"] for r in evaluations["SYSA__vtam-ncp-listing__20260105T060000.csv"]}
     # IOBUF 3992: 2 x 3992 leaves 16 bytes of an 8000-byte NLP (seed 003 L637); MAXDATA 16384 < 3992 x 5 = 19960
     assert {k for k, fired in sysa.items() if fired} == {"003-iobuf-nlp-hpr", "000-size-chain", "000-unitsz-4000",
-                                                         "000-delay-0", "003-VT-TP-04"}
+                                                         "000-delay-0", "003-VT-TP-04", "000-F12"}
     assert {k for k, fired in sysa.items() if not fired} == {
         "000-iobuf-equals-unitsz", "000-maxbfru-from-piu", "000-maxdata-ge-maxtsl", "000-rcvbufc-two-frames",
         "000-maxtsl-tic1", "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc", "000-R07",
@@ -108,6 +110,15 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     # aix01's 16:8 windows are seed 002's best ratio (L768): on CS/AIX R13 sees no asymmetry
     assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01" and r["rule_id"] in ("000-R13", "000-R17")} == {
         "000-R13": False, "000-R17": False}
+    # aix02's station to aix01 transmits 16 and receives 8 frames: seed 002's 16:8 (L768, L780); its port to the NCP
+    # names no windows
+    aix02 = evaluations["aix02__csaix-listing__20260105T060000.csv"]
+    assert {(r["rule_id"], r["node"], r["fired"]) for r in aix02} == {
+        ("002-R15", "aix02-aix01", False), ("002-R16", "aix02-aix01", False), ("000-R13", "aix02-aix01", False),
+        ("000-R17", "aix02-aix01", False), ("002-receive-window-ncp", "aix02-aix01", False)}
+    # the channel-attached RS/6000's PU: DELAY 0, but MAXBFRU and VPACING at VTAM's default 1 (seed 002 L1067, L1079)
+    local = {r["rule_id"]: (r["value"], r["fired"]) for r in evaluations["SYSA__vtam-local__20260105T060000.out"]}
+    assert local["002-R29"] == (1, True) and local["000-delay-0"] == (0, False)
     vse = {r["rule_id"]: (r["value"], r["limit_value"], r["fired"])
            for r in evaluations["VSE1__ipinit__20260105T060000.out"]}
     # REUSE_SIZE 5 < 10, ARP_TIME 6000 < 90000, MAX_SEGMENT 32684 > 1500 - 40, RECORD ON, 20 TELNETD buffers

@@ -53,6 +53,11 @@ ALIASES = {
                               "dlc send pacing", "transmit_window_count"],
     # OS/2's one DLC window for both directions (.CFG; seed 000 Appendix B, L1293-L1295, L1337)
     "dlc_window_count": ["dlc send receive window count", "dlc send/receive window count", "dlc_window_count"],
+    # a node's own control point and, on a link station, its partner's (CS/AIX define_node / define_ls, CM/2's
+    # DEFINE_LOCAL_CP / DEFINE_LINK_STATION): they pair the two ends of a link across listings (seed 002 L920)
+    "cp_name": ["cp_name", "cp name", "fq_cp_name", "local cp name"],
+    "adj_cp_name": ["adj_cp_name", "adjacent cp name", "fq_adjacent_cp_name", "adjacent_cp_name"],
+    "node_type": ["node_type", "node type"],
     "partner": ["partner", "partner type", "partner_type", "adjacent node"],
     "iobuf": ["iobuf", "iobuf size"],
     "unitsz": ["unitsz"],

@@ -6,7 +6,9 @@
 --                     transmit window count of the station that sends to it; fired when it receives more
 --                     than the sender transmits before waiting for an acknowledgement (L755-L757, L920:
 --                     the acknowledgement then waits on the ack timer, L768)
---   002-R25           a port of a network node (node_type NN, network node or gateway) with another port:
+--   000-R16           the same pair's DLC frame sizes (max_ifield): the link uses the lesser (L435-L439); fired
+--                     on the end whose frame is the smaller, the one to raise as far as the link allows
+--   002-R25, 002-F17  a port of a network node (node_type NN, network node or gateway) with another port:
 --                     its frame size (max_ifield) beside the node's other ports'; fired when they differ
 --                     (a BIU routed between them is segmented and its mbufs copied, L567-L569, L1024)
 -- Each node's newest listing is its configuration.
@@ -56,19 +58,35 @@ current_stations as (
     select * from newest where recency = 1
 ),
 
-window_pairs as (
+-- a station and its partner's station: each names the other's control point
+pairs as (
     select
-        receiver.source_file_id,
-        receiver.node,
-        sender.node as partner_node,
-        receiver.receive_window_count as value,
-        sender.transmit_window_count as limit_value
-    from current_stations as receiver
-    inner join current_stations as sender
-        on sender.cp_name = receiver.adj_cp_name
-        and sender.adj_cp_name = receiver.cp_name
-    where receiver.receive_window_count is not null
-        and sender.transmit_window_count is not null
+        station.source_file_id,
+        station.node,
+        partner.node as partner_node,
+        station.receive_window_count,
+        partner.transmit_window_count as partner_transmit_window_count,
+        station.frame_bytes,
+        partner.frame_bytes as partner_frame_bytes
+    from current_stations as station
+    inner join current_stations as partner
+        on partner.cp_name = station.adj_cp_name
+        and partner.adj_cp_name = station.cp_name
+),
+
+window_pairs as (
+    select source_file_id, node, partner_node, receive_window_count as value,
+        partner_transmit_window_count as limit_value
+    from pairs
+    where receive_window_count is not null
+        and partner_transmit_window_count is not null
+),
+
+frame_pairs as (
+    select source_file_id, node, partner_node, frame_bytes as value, partner_frame_bytes as limit_value
+    from pairs
+    where frame_bytes is not null
+        and partner_frame_bytes is not null
 ),
 
 network_node_ports as (
@@ -98,7 +116,11 @@ evaluations as (
     union all
     select '002-F11' as rule_id, window_pairs.*, value > limit_value as fired from window_pairs
     union all
+    select '000-R16' as rule_id, frame_pairs.*, value < limit_value as fired from frame_pairs
+    union all
     select '002-R25' as rule_id, network_node_ports.*, value <> limit_value as fired from network_node_ports
+    union all
+    select '002-F17' as rule_id, network_node_ports.*, value <> limit_value as fired from network_node_ports
 )
 
 select

@@ -16,27 +16,27 @@
     ~ "and ru_size % (dlc_frame_size - header_bytes) <> 0" -%}
 {#- a mode's rules (config_checks: ARCHITECTED_MODES, INTERACTIVE_MODES): the RU rules skip the interactive modes -#}
 {%- set bulk = "coalesce(mode_name_text, '') not in ('#inter', '#intersc')" -%}
-{#- RUSIZES X'mEmE' (lower case, blanks removed): valid when each byte's mantissa is 8-F and exponent 0-F
-    (sizing.decode_rusizes); a byte's RU = mantissa x 2**exponent (seed 000 L904-L906) -#}
-{%- set hex = "'0123456789abcdef'" -%}
-{%- set rusizes_valid = "(length(rusizes_text) = 7 and substr(rusizes_text, 1, 1) = 'x' "
-    ~ "and instr('89abcdef', substr(rusizes_text, 3, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) > 0 "
-    ~ "and instr('89abcdef', substr(rusizes_text, 5, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) > 0)" -%}
-{%- set ru_first = "(instr(" ~ hex ~ ", substr(rusizes_text, 3, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) - 1)" -%}
-{%- set ru_second = "(instr(" ~ hex ~ ", substr(rusizes_text, 5, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) - 1)" -%}
+{%- set rusizes = rusizes_bytes() -%}
+{%- set rusizes_valid, ru_first, ru_second = rusizes.valid, rusizes.first, rusizes.second -%}
 {#- seed 000's RU-in-a-frame rule is also seed 002's (Appendix A, L942-L946), there on CS/AIX nodes only
-    (`csaix`: a rule of seed 002's link stations, judged on a node that names a parameter as CS/AIX does) -#}
+    (platform `csaix`: a rule of seed 002's link stations, judged on a node that names a parameter as CS/AIX does) -#}
 {%- set ru_fits_frame = {
         'needs': ['ru_size', 'dlc_frame_size'], 'reads': ['network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
         'fired': 'dlc_frame_size - header_bytes <= 0 '
                  'or (ru_size <= dlc_frame_size and ru_size > dlc_frame_size - header_bytes) '
                  'or (ru_size > dlc_frame_size and ru_size % (dlc_frame_size - header_bytes) <> 0)'} -%}
-{%- set csaix_ru_fits_frame = {'csaix': true} -%}
+{%- set csaix_ru_fits_frame = {'platform': 'csaix'} -%}
 {%- do csaix_ru_fits_frame.update(ru_fits_frame) -%}
 {#- seed 002's DLC timer rule, stated as R17 and again as F13 -#}
 {%- set dlc_timers = {
         'needs': ['ack_timer', 'response_timer'], 'value': 'ack_timer', 'limit': 'response_timer',
         'fired': 'ack_timer >= response_timer or response_timer < 1 or response_timer > 2'} -%}
+{#- seed 000's DLC windows (L456-L461, L614): 2 and 2 between CM/2 and NS/DOS (the partner is NS/DOS, or the node is
+    and its partner CM/2), else at least config_checks' DLC_WINDOW_FLOOR -#}
+{%- set cm2_nsdos = "coalesce(partner_text like '%dos%' or (nsdos_node = 1 and (partner_text like '%cm/2%' "
+    ~ "or partner_text like '%os/2%')), false)" -%}
+{#- NCP's T2TIMER = (T1, T2, W) (seed 000 L870-L876): W, its third value (null when T2TIMER is not coded) -#}
+{%- set t2timer_window = "try_cast(split_part(replace(replace(t2timer_text, '(', ''), ')', ''), ',', 3) as double)" -%}
 {#- a VSE SET value left at its default prints nothing: unset is off -#}
 {%- set debug_on = "coalesce(debug_text, 'off') <> 'off'" -%}
 {%- set record_on = "coalesce(record_text, 'off') = 'on'" -%}
@@ -116,11 +116,11 @@
         'fired': rusizes_valid ~ ' and ' ~ bulk ~ ' and least(' ~ ru_first ~ ', ' ~ ru_second ~ ') <= 4096'},
     '002-R17': dlc_timers,
     '002-R15': {
-        'needs': ['receive_window_count', 'transmit_window_count'], 'csaix': true,
+        'needs': ['receive_window_count', 'transmit_window_count'], 'platform': 'csaix',
         'value': 'receive_window_count', 'limit': 'transmit_window_count / 2',
         'fired': 'receive_window_count > transmit_window_count / 2'},
     '002-R16': {
-        'needs': ['receive_window_count', 'transmit_window_count'], 'csaix': true,
+        'needs': ['receive_window_count', 'transmit_window_count'], 'platform': 'csaix',
         'value': 'transmit_window_count', 'limit': '16',
         'fired': 'transmit_window_count < 16 or receive_window_count < 8'},
     '002-R26': csaix_ru_fits_frame,
@@ -134,6 +134,39 @@
     '003-tibuf-without-mpc': {
         'needs': ['tibuf'], 'reads': ['mpc_plus'], 'value': 'tibuf', 'limit': '0',
         'fired': 'tibuf > 0 and coalesce(mpc_plus_text, \'\') not in ' ~ yes},
+    '000-R13': {
+        'needs': ['transmit_window_count', 'receive_window_count'], 'value': 'transmit_window_count',
+        'limit': 'receive_window_count', 'fired': 'csaix_node = 0 and transmit_window_count <> receive_window_count'},
+    '000-R17': {
+        'needs': ['transmit_window_count', 'receive_window_count'], 'reads': ['partner'],
+        'value': 'least(transmit_window_count, receive_window_count)', 'limit': 'case when ' ~ cm2_nsdos ~ ' then 2 else 8 end',
+        'fired': 'case when ' ~ cm2_nsdos ~ ' then transmit_window_count <> 2 or receive_window_count <> 2 '
+                 'else least(transmit_window_count, receive_window_count) < 8 end'},
+    '000-R23': {
+        'needs': ['ru_size'], 'platform': 'nsdos', 'value': 'ru_size', 'limit': 'null',
+        'fired': "substr(coalesce(ru_size_text, ''), 1, 1) <> '*'"},
+    '000-R26': {
+        'needs': ['dlc_window_count', 'partner'], 'value': 'dlc_window_count', 'limit': '2',
+        'fired': "partner_text like '%dos%' and dlc_window_count <> 2"},
+    '000-R27': {
+        'needs': ['transmit_window_count', 'receive_window_count'], 'platform': 'sna6000',
+        'value': 'least(transmit_window_count, receive_window_count)', 'limit': '127',
+        'fired': 'least(transmit_window_count, receive_window_count) < 127'},
+    '000-R30': {
+        'needs': ['ru_size'], 'platform': 'sna6000', 'value': 'ru_size', 'limit': '3840', 'fired': 'ru_size < 3840'},
+    '000-R51': {
+        'needs': ['t2timer', 'network_type'], 'value': t2timer_window, 'limit': '16',
+        'fired': "network_type_text like '%subarea%' and " ~ t2timer_window ~ ' < 16'},
+    '000-F12': {
+        'needs': ['iobuf', 'unitsz'], 'reads': ['maxdata', 'maxtsl'], 'value': 'iobuf', 'limit': 'unitsz',
+        'fired': 'iobuf is not null and unitsz is not null and (iobuf <> unitsz or unitsz <> 4000 '
+                 'or coalesce(maxdata < maxtsl, false))'},
+    '002-R29': {
+        'needs': ['cuaddr'], 'reads': ['delay', 'maxbfru', 'pacing', 'vpacing'], 'value': 'coalesce(maxbfru, 1)', 'limit': '1',
+        'fired': 'coalesce(delay, 0) > 0 or coalesce(maxbfru, 1) = 1 or coalesce(pacing, 1) = 1 or coalesce(vpacing, 1) = 1'},
+    '000-R61': {
+        'needs': ['dlc_frame_size', 'partner'], 'platform': 'nsdos', 'value': 'dlc_frame_size', 'limit': '16393',
+        'fired': "(partner_text like '%os/2%' or partner_text like '%cm/2%') and dlc_frame_size < 16393"},
     '004-aR9': {
         'needs': ['max_segment', 'link_mtu'], 'value': 'max_segment', 'limit': 'link_mtu - 40',
         'fired': 'max_segment > link_mtu - 40'},
@@ -155,19 +188,23 @@
 {%- set adapter_queues = {'keys': ['adapter_transmit_queue', 'adapter_receive_queue'], 'every': false,
                           'limit': '150', 'fired': 'value < 150'} -%}
 {{ return({
-    '000-pacing-window-8': {'keys': ['pacing_window'], 'every': true, 'limit': '8',
+    '000-pacing-window-8': {'keys': ['pacing_window', 'mode_send_pacing'], 'every': true, 'limit': '8',
                             'fired': 'value > 0 and value < 8'},
     '002-adapter-queues-150': adapter_queues,
     '002-F20': adapter_queues,
 }) }}
 {%- endmacro %}
 
-{#- The parameters as CS/AIX's snaadmin names them: config_checks' CSAIX_PARAMETERS (ingest/formats/listings/
-    settings.py; tests/listings/test_rules_004_002.py keeps the two alike). A node that spells one of them so is
-    a CS/AIX node, the only one the rules marked `csaix` judge. -#}
-{% macro csaix_parameters() -%}
-    {{ return(['max_ifrm_rcvd', 'target_pacing_count', 'max_ifield', 'max_ru_size', 'max_rcv_pac_win',
-               'max_send_pac_win', 'ack_timeout', 't1_timeout']) }}
+{#- A platform's own names for its parameters: config_checks' PLATFORM_PARAMETERS (ingest/formats/listings/
+    settings.py; tests/listings/test_rules_004_002.py keeps the two alike). A node that spells one of them so runs
+    that platform, the only one a rule with that `platform` judges. -#}
+{% macro platform_parameters() -%}
+    {{ return({
+        'csaix': ['max_ifrm_rcvd', 'target_pacing_count', 'max_ifield', 'max_ru_size', 'max_rcv_pac_win',
+                  'max_send_pac_win', 'ack_timeout', 't1_timeout'],
+        'sna6000': ['dlc transmit count', 'dlc receive count', 'mode send pacing', 'mode receive pacing'],
+        'nsdos': ['dlc maxin', 'dlc maxout', 'ru receive pacing', 'session receive pacing window'],
+    }) }}
 {%- endmacro %}
 
 {#- Per key of `keys`, from the settings in `relation` (grouped by the caller): whether it is set (<key>_set), its
@@ -180,4 +217,31 @@
             then replace(lower(trim({{ relation }}.value_text)), ' ', '') end) as {{ key }}_text,
         max(case when {{ relation }}.parameter_key = '{{ key }}' then {{ relation }}.node end) as {{ key }}_node,
         {%- endfor %}
+{%- endmacro %}
+
+{#- RUSIZES X'mEmE' in a column rusizes_text (lower case, blanks removed): valid when each byte's mantissa is 8-F
+    and exponent 0-F (sizing.decode_rusizes); a byte's RU = mantissa x 2**exponent (seed 000 L904-L906). -#}
+{% macro rusizes_bytes() -%}
+{%- set hex = "'0123456789abcdef'" -%}
+{{ return({
+    'valid': "(length(rusizes_text) = 7 and substr(rusizes_text, 1, 1) = 'x' "
+        ~ "and instr('89abcdef', substr(rusizes_text, 3, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) > 0 "
+        ~ "and instr('89abcdef', substr(rusizes_text, 5, 1)) > 0 and instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) > 0)",
+    'first': "(instr(" ~ hex ~ ", substr(rusizes_text, 3, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 4, 1)) - 1)",
+    'second': "(instr(" ~ hex ~ ", substr(rusizes_text, 5, 1)) - 1) * power(2, instr(" ~ hex ~ ", substr(rusizes_text, 6, 1)) - 1)",
+}) }}
+{%- endmacro %}
+
+{#- Every setting of the listings loaded, its value's text in lower case without blanks and its rank among its
+    node's settings of the same parameter (nth = 1: the one the rules read), for the rules judged across listings
+    (rpt_mode_consistency, rpt_link_stations). -#}
+{% macro ranked_listing_settings() -%}
+    select
+        source_file_id,
+        node,
+        parameter_key,
+        value,
+        replace(lower(trim(value_text)), ' ', '') as value_text,
+        row_number() over (partition by source_file_id, node, parameter_key order by line_number) as nth
+    from {{ ref('stg_listings__parameters') }}
 {%- endmacro %}

@@ -11,7 +11,7 @@
     whose limit such a model compares): rpt_rule_status counts their rows as the rule's evaluations and
     findings. -#}
 {% macro diagnostic_models() %}
-    {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary']) }}
+    {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations']) }}
 {% endmacro %}
 
 {#- The diagnostic models that compare a rule's metric with its limit from the rules catalogue (the model

@@ -50,7 +50,7 @@ from ingest.formats.benchmark.log_reader import log_form, read_runs
 from ingest.formats.benchmark.record import RecordError
 from ingest.formats.base import SNIFF_BYTES, UTF8_BOM
 from ingest.formats.listings.reader import ListingParser, file_node
-from ingest.formats.listings.settings import (CSAIX_PARAMETERS, ListingError, Setting, csv_header, csv_settings,
+from ingest.formats.listings.settings import (PLATFORM_PARAMETERS, ListingError, Setting, csv_header, csv_settings,
                                               setting)
 
 TRUE_WORDS = {"yes", "y", "true", "1", "on"}
@@ -98,6 +98,9 @@ def _t(values: Values, key: str) -> str:
 
 def _fmt(x: float) -> str:
     return f"{x:,.0f}" if float(x).is_integer() else f"{x:,g}"
+
+
+PACING_KEYS = ("pacing_window", "mode_send_pacing")  # every pacing window, SNA Services/6000's send window too
 
 
 def _pacing_windows(v: Values):
@@ -464,6 +467,124 @@ def _vse_telnetd_pool(v: Values):
     return []
 
 
+# -- seed 000's DLC windows and its platforms' own values (L357, L456-L465, L563, L614, L636-L656, L1271-L1277) --
+# A platform is known by its own names for its parameters (settings.PLATFORM_PARAMETERS: ``_nsdos``, ``_sna6000``).
+DLC_WINDOW_FLOOR = 8  # the smallest maximum of the document's products: NS/DOS's 8 (L614), OS/2's tuned 8 (L1172-L1173)
+
+
+def _dlc_windows(v: Values) -> tuple[float | None, float | None, str]:
+    tx, rx = _n(v, "transmit_window_count"), _n(v, "receive_window_count")
+    return tx, rx, f"{_fmt(tx or 0)} sent, {_fmt(rx or 0)} received"
+
+
+def _dlc_windows_alike(v: Values):
+    """L357, L465: raise the send and the receive window alike. Not on CS/AIX, where seed 002 measured a receive
+    window of half the transmit window best (002-R15)."""
+    tx, rx, found = _dlc_windows(v)
+    return _when("_csaix" not in v and tx is not None and rx is not None and tx != rx, "info",
+                 "DLC transmit window count, DLC receive window count", found,
+                 "the send and the receive window raised alike (an acknowledgement per frame one way stalls the other)")
+
+
+def _cm2_nsdos(v: Values) -> bool:
+    """A link between CM/2 (OS/2) and NS/DOS: the partner is NS/DOS, or the node is NS/DOS and its partner CM/2."""
+    partner = _t(v, "partner").replace(" ", "")
+    return "dos" in partner or ("_nsdos" in v and ("cm/2" in partner or "os/2" in partner))
+
+
+def _dlc_window_max(v: Values):
+    """L456-L461: the largest DLC window the product allows; 2 between CM/2 and NS/DOS (L458, L614)."""
+    tx, rx, found = _dlc_windows(v)
+    if tx is None or rx is None:
+        return []
+    if _cm2_nsdos(v):
+        return _when(tx != 2 or rx != 2, "warn", "DLC transmit and receive window counts, partner", found,
+                     "2 and 2 on a link between CM/2 and NS/DOS")
+    return _when(min(tx, rx) < DLC_WINDOW_FLOOR, "warn", "DLC transmit and receive window counts", found,
+                 f"the largest window the product allows: at least {DLC_WINDOW_FLOOR} (NS/DOS's maximum, OS/2's tuned "
+                 f"value), 127 on SNA Services/6000")
+
+
+def _nsdos_ru(v: Values):
+    """L563: RU size '*' in NS/DOS's MODE.NSD: one RU sized to fill one DLC frame."""
+    ru = v["ru_size"].text.strip()
+    return _when(not ru.startswith("*"), "warn", "RU size (NS/DOS MODE.NSD)", ru or "blank",
+                 "'*': NS/DOS sizes the RU to fill one DLC frame")
+
+
+def _os2_nsdos_window(v: Values):
+    """L1277 (Appendix B, Figure 9 L1337): between OS/2 and NS/DOS a DLC window count of 2, not the default 4."""
+    window = _n(v, "dlc_window_count")
+    return _when("dos" in _t(v, "partner") and window is not None and window != 2, "info",
+                 "DLC send/receive window count, partner", f"{_fmt(window or 0)} against {v['partner'].text}",
+                 "2 toward NS/DOS (Figure 9's OS/2-DOS columns; the default is 4)")
+
+
+def _sna6000_windows(v: Values):
+    """L636-L644: SNA Services/6000's DLC send and receive counts at 127, its maximum."""
+    tx, rx, found = _dlc_windows(v)
+    return _when(tx is not None and rx is not None and min(tx, rx) < 127, "warn",
+                 "DLC Transmit Count, DLC Receive Count (SNA Services/6000)", found, "127 and 127, the maximum")
+
+
+def _sna6000_ru(v: Values):
+    """L656: SNA Services/6000's mode RU size 3840, its maximum."""
+    ru = _n(v, "ru_size")
+    return _when(ru is not None and ru < 3840, "warn", "Mode RU size (SNA Services/6000)", f"{_fmt(ru or 0)} bytes",
+                 "3,840 bytes, the maximum for SNA Services/6000 v1.2")
+
+
+def _nsdos_frame(v: Values):
+    """L1273, Figure 10 L1352: NS/DOS's DLC frame maximised for file transfer with OS/2: 16,393 bytes."""
+    frame, partner = _n(v, "dlc_frame_size"), _t(v, "partner").replace(" ", "")
+    return _when(("os/2" in partner or "cm/2" in partner) and frame is not None and frame < 16393, "info",
+                 "DLC frame size (NS/DOS), partner", f"{_fmt(frame or 0)} bytes",
+                 "16,393 bytes, the largest, for file transfer with OS/2 (Figure 10)")
+
+
+def _t2timer_window(v: Values) -> float | None:
+    """W of NCP's T2TIMER = (T1, T2, W) (L870-L876): its third value; None when T2TIMER is not coded."""
+    parts = v["t2timer"].text.strip().strip("()").split(",")
+    try:
+        return float(parts[2]) if len(parts) == 3 else None
+    except ValueError:
+        return None
+
+
+def _t2timer_subarea(v: Values):
+    """L888: on a subarea connection T2TIMER's W is the acknowledgement window; start at (1,3,16), then try 32,
+    64, 127."""
+    window = _t2timer_window(v)
+    return _when("subarea" in _t(v, "network_type") and window is not None and window < 16, "info",
+                 "T2TIMER, network type", f"T2TIMER {v['t2timer'].text} on a subarea connection",
+                 "a large acknowledgement window W: start at T2TIMER = (1,3,16), then measure 32, 64 and 127")
+
+
+def _other_equalities(v: Values):
+    """L956-L958: IOBUF = UNITSZ = 4000 and MAXDATA >= MAXTSL (its RCVBUFC line is 000-F11)."""
+    iobuf, unitsz, maxdata, maxtsl = (_n(v, k) for k in ("iobuf", "unitsz", "maxdata", "maxtsl"))
+    if iobuf is None or unitsz is None:
+        return []
+    broken = [f"IOBUF {_fmt(iobuf)}, UNITSZ {_fmt(unitsz)}"] if iobuf != unitsz or unitsz != 4000 else []
+    if maxdata is not None and maxtsl is not None and maxdata < maxtsl:
+        broken.append(f"MAXDATA {_fmt(maxdata)} < MAXTSL {_fmt(maxtsl)}")
+    return _when(bool(broken), "warn", "IOBUF, UNITSZ, MAXDATA, MAXTSL", "; ".join(broken),
+                 "IOBUF = UNITSZ = 4000 and MAXDATA >= MAXTSL")
+
+
+def _channel_pu(v: Values):
+    """Seed 002 L1065-L1081: VTAM's PU for a channel-attached RS/6000 (CUADDR: a local SNA major node) with DELAY
+    0, MAXBFRU above its default 1 (IOBUF x MAXBFRU a multiple of the RS/6000's RU), PACING and VPACING above their
+    default 1. An operand not coded is VTAM's default."""
+    delay, maxbfru, pacing, vpacing = (_n(v, k) for k in ("delay", "maxbfru", "pacing", "vpacing"))
+    found = [f"DELAY {delay:g}"] if delay is not None and delay > 0 else []
+    found += [f"{name} {_fmt(1 if x is None else x)}" for name, x in (("MAXBFRU", maxbfru), ("PACING", pacing),
+                                                                     ("VPACING", vpacing)) if (1 if x is None else x) == 1]
+    return _when(bool(found), "info", "DELAY, MAXBFRU, PACING, VPACING (channel-attached PU)", ", ".join(found),
+                 "DELAY=0; MAXBFRU so that IOBUF x MAXBFRU covers the RS/6000's largest RU; PACING and VPACING "
+                 "above their default 1")
+
+
 # The checks that are more than one comparison, by the rule_id of their row in the rules catalogue, with the
 # canonical keys that must all be set for the rule to apply.
 CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str, str, str]]]]] = {
@@ -506,6 +627,16 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "003-iobuf-nlp-hpr": (("iobuf", "ru_size", "hpr"), _iobuf_nlp),
     "003-csm-dataspace": (("csm_storage",), _csm_storage),
     "003-tibuf-without-mpc": (("tibuf",), _tibuf),
+    "000-R13": (("transmit_window_count", "receive_window_count"), _dlc_windows_alike),
+    "000-R17": (("transmit_window_count", "receive_window_count"), _dlc_window_max),
+    "000-R23": (("ru_size", "_nsdos"), _nsdos_ru),
+    "000-R26": (("dlc_window_count", "partner"), _os2_nsdos_window),
+    "000-R27": (("transmit_window_count", "receive_window_count", "_sna6000"), _sna6000_windows),
+    "000-R30": (("ru_size", "_sna6000"), _sna6000_ru),
+    "000-R61": (("dlc_frame_size", "partner", "_nsdos"), _nsdos_frame),
+    "000-R51": (("t2timer", "network_type"), _t2timer_subarea),
+    "000-F12": (("iobuf", "unitsz"), _other_equalities),
+    "002-R29": (("cuaddr",), _channel_pu),
     "004-aR9": (("max_segment", "link_mtu"), _vse_max_segment),
     "004-aR12": (("debug",), _vse_diagnostics),
     "004-aR13": (("telnetd_buffers",), _vse_telnetd_pool),
@@ -577,10 +708,11 @@ def _namespace(settings: Iterable[Setting]) -> Values:
     values: Values = {}
     pacing: list[Setting] = []
     for s in settings:
-        if s.key == "pacing_window":
+        if s.key in PACING_KEYS:
             pacing.append(s)
-        if s.parameter.strip().lower() in CSAIX_PARAMETERS:
-            values.setdefault("_csaix", s)  # a CS/AIX node: seed 002's link-station rules apply to it
+        for platform, spellings in PLATFORM_PARAMETERS.items():
+            if s.parameter.strip().lower() in spellings:
+                values.setdefault(f"_{platform}", s)  # a node of that platform: its own rules apply to it
         values.setdefault(s.key, s)
     if pacing:
         values["_pacing_all"] = pacing  # type: ignore[assignment]  (every pacing window counts, not the first)
@@ -653,7 +785,7 @@ def _parsed_listing(path: Path, parser: ListingParser) -> list[Setting]:
     listing, as a CSV row does."""
     settings = []
     text = path.read_bytes().removeprefix(UTF8_BOM).decode("utf-8", "replace")
-    for line, got in parser.settings(text, file_node(path)):
+    for line, got, *_ in parser.settings(text, file_node(path)):  # a statement parser also yields its statement
         if isinstance(got, str):
             raise ListingError(f"{path}: line {line}: {got}")
         settings.append(got)

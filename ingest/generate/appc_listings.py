@@ -11,7 +11,8 @@ forms seed 000 tunes them (an AS/400's CL commands, a CM/2 node definition file,
 * ``OS2A`` (OS/2 Communications Manager/2): #BATCH with an RU of 4,096 (L500: 16,384) and a receive pacing
   window of 63 (L510); #INTER with 1,024 and 24 (an interactive mode: its RU may be small, its window not).
 * ``NCP1``'s subarea route to SYSA (a CSV listing): RUs of 8,192 bytes in 4,000-byte frames, not a multiple of
-  frame - 29 (L310-L311: 7,942 would be);
+  frame - 29 (L310-L311: 7,942 would be); T2TIMER (1,3,8): an acknowledgement window of 8 where L888 starts a
+  subarea connection at 16;
 * ``SYSA``'s VTAM mode table: #BATCH with RUSIZES X'8989' (4,096 both ways: L910 wants X'8D8D'; seed 003
   L511-L514 measured twice the CPU per byte with 4K RUs), pacing 63.
 
@@ -65,6 +66,7 @@ node,parameter,value,unit
 NCP1,network type,subarea,
 NCP1,RU size,8192,bytes
 NCP1,DLC frame size,4000,bytes
+NCP1,T2TIMER,"(1,3,8)",
 """
 
 VTAM_MODETAB = """\

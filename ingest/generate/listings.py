@@ -1,4 +1,4 @@
-"""``perfdb generate listings``: the parameter listings of the demo's systems and of seed 000's Appendix A.
+"""``perfdb generate listings``: the parameter listings of the demo's systems and of seed 000's Appendices A and B.
 
     perfdb generate listings --out DIR
 
@@ -6,14 +6,24 @@
   tuned parameters of the Appendix A network (CICS, VTAM, NCP, OS/2, RS/6000, DOS), as the document prints them
   (the reference seed ``reference_parameters_000_appc_tuning``, one row per printed line; ``line`` is the
   document's). The tuned listing follows every configuration rule, the baseline breaks those the document
-  tunes away (SLODOWN 50, UNITSZ 384, pacing windows of 3, adapter queues of 30).
+  tunes away (SLODOWN 50, UNITSZ 384, pacing windows of 3, adapter queues of 30, SNA Services/6000's DLC
+  transmit count of 10 and mode RU of 2,816).
+* ``appB_default.csv`` and ``appB_tuned.csv``: seed 000's Figures 9 and 10 (L1331-L1352), the installation
+  defaults and the tuned file-transfer values of Appendix B's OS/2 client and NS/DOS server (the OS/2-DOS
+  columns): the tuned values follow every rule, the defaults break those the appendix tunes (a Max DLC RU of
+  1,024, a DLC window count of 4, a 256-byte DLC frame, pacing windows of 4 and 3).
 * ``aix01`` (AIX with CS/AIX): ``no -a``, ``lsattr -El tok0`` (transmit queue still at its default 30, the
   receive queue at 150), ``lsattr -El sys0`` (256 MB) and its CS/AIX link station and mode (a receive window
   of 8 frames against an NCP, whose MAXOUT is 7, and a transmit window of 16; a receive pacing window of 4; DLC
   timers in order), a link station to a second RS/6000 (windows equal at 32; a 4096-byte RU in 4000-byte
-  frames) and an SDLC link station;
+  frames; its CP name and the partner's pair it with aix02's end) and an SDLC link station;
+* ``aix02`` (CS/AIX, a network node): its link station to aix01 transmits 16 frames where aix01 receives up to
+  32 (seed 002 L920: at least as many), and its two ports carry different I-fields (4,000 and 4,105 bytes: a BIU
+  routed between them is segmented, L567-L569);
 * ``SYSA`` (z/OS with VTAM and an NCP): HPR without MPC+ and an IOBUF of 3992 (seed 003: too big for two in
   an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU, on a TIC2;
+* ``SYSA``'s local SNA major node (VTAM definition statements): the PU of the channel-attached RS/6000 with
+  DELAY 0 (seed 002 L1071) but MAXBFRU and VPACING at VTAM's default 1 (L1067, L1079);
 * ``VSE1`` (TCP/IP for VSE): its IPINIT member's SET values and DEFINEs (seed 004): REUSE_SIZE 5 (below the
   default 10, more GETVIS/FREEVIS), ARP_TIME 6000 (20 s, below the 90000 default), RECORD left ON, 20 TELNETD
   buffers with no POOL=YES daemon and MAX_SEGMENT 32684 over a 1500-byte MTU break rules; ALL_BOUND,
@@ -37,8 +47,8 @@ from ingest.cli_options import add_seed, output_dir, subcommand
 from ingest.generate._landing import landed
 from ingest.home import Home
 
-HELP = "parameter listings (seed 000 Appendix A, no -a, lsattr -El, VTAM/NCP, CS/AIX, VSE) of the demo's systems"
-DESCRIPTION = """Seed 000's baseline and tuned Appendix A listings as the document prints them, and a listing of each demo
+HELP = "parameter listings (seed 000 Appendices A and B, no -a, lsattr -El, VTAM/NCP, CS/AIX, VSE) of the demo's systems"
+DESCRIPTION = """Seed 000's baseline and tuned Appendix A and B listings as the document prints them, and a listing of each demo
 system (AIX no -a and lsattr -El, CS/AIX, VTAM and NCP, VSE's IPINIT) that breaks some configuration rules and follows others."""
 
 REFERENCE = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "reference" / "reference_parameters_000_appc_tuning.csv"
@@ -68,6 +78,8 @@ CSAIX = [  # (node, parameter, value, unit): CS/AIX link station and mode toward
     ("aix01", "ack_timeout", "0.1", "s"),
     ("aix01", "response timer", "1", "s"),
     ("aix01", "partner", "NCP", ""),
+    ("aix01", "cp_name", "DEMONET.AIX01", ""),
+    ("aix01", "node_type", "END_NODE", ""),
     ("aix01", "max_rcv_pac_win", "16", "RUs"),
     ("aix01", "max_ru_size", "4096", "bytes"),
     ("aix01", "max_ifield", "4105", "bytes"),
@@ -78,12 +90,27 @@ CSAIX = [  # (node, parameter, value, unit): CS/AIX link station and mode toward
     ("aix01-aix02", "max_ifrm_rcvd", "32", "frames"),
     ("aix01-aix02", "target_pacing_count", "32", "frames"),
     ("aix01-aix02", "partner", "RS/6000", ""),
+    ("aix01-aix02", "adj_cp_name", "DEMONET.AIX02", ""),
     ("aix01-aix02", "max_ru_size", "4096", "bytes"),
     ("aix01-aix02", "max_ifield", "4000", "bytes"),
     # its SDLC link station: 0.5 s is more than 2 x 256 x 8 bits / 9600 bit/s = 0.427 s (seed 002 L788)
     ("aix01-sdlc", "primary repoll frequency", "0.5", "s"),
     ("aix01-sdlc", "link speed", "9600", "bit/s"),
     ("aix01-sdlc", "max_ifield", "256", "bytes"),
+]
+CSAIX_NN = [  # (node, parameter, value, unit): aix02, the network node at the other end of aix01's link station
+    ("aix02", "cp_name", "DEMONET.AIX02", ""),
+    ("aix02", "node_type", "NETWORK_NODE", ""),
+    # toward aix01: a transmit window of 16 where aix01 receives up to 32 frames (seed 002 L920: 32 at least)
+    ("aix02-aix01", "adj_cp_name", "DEMONET.AIX01", ""),
+    ("aix02-aix01", "partner", "RS/6000", ""),
+    ("aix02-aix01", "target_pacing_count", "16", "frames"),
+    ("aix02-aix01", "max_ifrm_rcvd", "8", "frames"),
+    ("aix02-aix01", "max_ifield", "4000", "bytes"),
+    # toward the NCP: 4105-byte I-fields, so a BIU routed between its two ports is segmented (L567-L569, L1024)
+    ("aix02-ncp", "adj_cp_name", "NETA.NCP1", ""),
+    ("aix02-ncp", "partner", "NCP", ""),
+    ("aix02-ncp", "max_ifield", "4105", "bytes"),
 ]
 VTAM_NCP = [  # (node, parameter, value, unit): SYSA's VTAM start options and mode, its NCP's generation
     ("VTAM", "IOBUF", "(300,3992,,,100,50)", ""),
@@ -102,6 +129,14 @@ VTAM_NCP = [  # (node, parameter, value, unit): SYSA's VTAM start options and mo
     ("NCP", "DELAY", "0.1", "s"),
     ("NCP", "BFRS", "240", "bytes"),
     ("NCP", "TIC", "TIC2", ""),
+]
+# SYSA's local SNA major node for the channel-attached RS/6000 (seed 002 L1065-L1081): DELAY 0 as advised, but
+# MAXBFRU and VPACING left at VTAM's default 1; the continuation mark in column 72, as VTAM definitions are coded
+VTAM_LOCAL = [
+    "* SYSA: LOCAL SNA MAJOR NODE OF THE CHANNEL-ATTACHED RS/6000",
+    "LOCAIX   VBUILD TYPE=LOCAL",
+    f"{'AIXPU    PU    CUADDR=E20,PUTYPE=2,XID=YES,DELAY=0,PACING=7,':<71}X",
+    "               MAXBFRU=1,VPACING=1",
 ]
 VSE_SET = [  # what VSE1's IPINIT member SETs, in the form of seed 004's IPINIT example (L3085-L3121)
     ("ALL_BOUND", 30000), ("ARP_TIME", 6000), ("PULSE_TIME", 18000), ("REUSE_SIZE", 5), ("MAX_SEGMENT", 32684),
@@ -132,8 +167,11 @@ def _lsattr(path: Path, attributes: list) -> Path:
     return _text(path, "".join(f"{a:<13} {v:<14} {d:<44} {s}\n" for a, v, d, s in attributes))
 
 
-def appendix_a(out: Path, profile: str) -> Path:
-    """Seed 000's listing of one Appendix A profile (``appA_base``, ``appA_tuned``) from the reference seed."""
+APPENDIX_PROFILES = ("appA_base", "appA_tuned", "appB_default", "appB_tuned")
+
+
+def appendix_listing(out: Path, profile: str) -> Path:
+    """Seed 000's listing of one Appendix A or B profile (APPENDIX_PROFILES) from the reference seed."""
     with REFERENCE.open(encoding="utf-8", newline="") as f:
         rows = [[r["node"], r["parameter"], r["value"], r["unit"], r["line"]]
                 for r in csv.DictReader(f) if r["profile"] == profile]
@@ -145,13 +183,15 @@ def generate(out: Path) -> list[Path]:
     no_a = out / f"aix01__no-a__{STAMP}.out"
     no_a.write_text("".join(f"{name:>25} = {value}\n" for name, value in AIX_NO.items()), encoding="utf-8")
     files = [
-        appendix_a(out, "appA_base"), appendix_a(out, "appA_tuned"), no_a,
+        *(appendix_listing(out, profile) for profile in APPENDIX_PROFILES), no_a,
         _lsattr(out / f"aix01__lsattr-El-tok0__{STAMP}.out", AIX_TOK0),
         _lsattr(out / f"aix01__lsattr-El-sys0__{STAMP}.out", AIX_SYS0),
         _text(out / f"VSE1__ipinit__{STAMP}.out",
               "".join(f"SET {name} = {value}\n" for name, value in VSE_SET) + "\n".join(VSE_DEFINE) + "\n"),
         _csv(out / f"aix01__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX),
+        _csv(out / f"aix02__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX_NN),
         _csv(out / f"SYSA__vtam-ncp-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VTAM_NCP),
+        _text(out / f"SYSA__vtam-local__{STAMP}.out", "\n".join(VTAM_LOCAL) + "\n"),
     ]
     return [landed(path, LANDED_AFTER) for path in files]
 

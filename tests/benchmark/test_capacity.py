@@ -224,17 +224,37 @@ def test_seed_000_baseline_listing_breaks_the_rules_the_tuned_one_follows():
         ("000-R25", "DOS", "2 / 2"),  # NS/DOS's DLC MAXIN/MAXOUT against VTAM, not CM/2 (L614)
         ("000-R53", "VTAM", "x'F7F7'"),  # RUSIZES X'F7F7', not X'8D8D' (L902-L910)
         ("003-VT-TP-05", "VTAM", "x'F7F7' = 1,920 bytes"),  # RUs of 4K or less for bulk transfer (seed 003 L511)
+        ("000-R17", "OS/2", "3 sent, 3 received"),  # CM/2's DLC windows of 3, Figure 7's 8 and 8 (L456-L461)
+        ("000-R13", "RS/6000", "10 sent, 127 received"),  # SNA Services/6000's windows raised one way (L357, L465)
+        ("000-R27", "RS/6000", "10 sent, 127 received"),  # ... and not both to 127 (L636-L644)
+        ("000-R30", "RS/6000", "2,816 bytes"),  # its mode RU, not 3840 (L656)
+        ("000-R31", "RS/6000", "3 RUs"),  # its mode send pacing, not the lab's 63 (L662, L1185)
+        ("000-F12", "NCP+VTAM", "IOBUF 384, UNITSZ 384"),  # equal, but not 4000 (L956-L958)
     ])
     assert {f.source for f in base if f.rule_id == "000-slodown-6"} == {"seed 000 L815-L821"}
     assert config_checks.check(listing("appA_tuned")) == []
 
 
+def test_seed_000_appendix_b_defaults_break_the_rules_its_tuned_values_follow():
+    # Figures 9 and 10, OS/2 client to DOS server, file transfer: the defaults 1024, 4, 256 and pacing 4 and 3
+    default = config_checks.check(listing("appB_default"))
+    assert sorted((f.rule_id, f.node, f.found) for f in default) == sorted([
+        ("000-R60", "OS/2", "1,024 bytes"), ("000-R26", "OS/2", "4 against NS/DOS"),
+        ("000-pacing-window-8", "OS/2", "Mode Receive Pacing Window = 4"), ("000-R61", "DOS", "256 bytes"),
+        ("000-pacing-window-8", "DOS", "Session Receive Pacing Window = 3"),
+    ])
+    assert config_checks.check(listing("appB_tuned")) == []
+
+
 def test_cross_node_rule_names_both_nodes():
     settings = [s for s in listing("appA_tuned") if s.key != "iobuf"]
     settings.append(config_checks.setting("VTAM", "IOBUF", "(200,384,,,100,50)"))
-    (finding,) = config_checks.check(settings)
-    assert (finding.rule_id, finding.severity, finding.node) == ("000-iobuf-equals-unitsz", "alert", "NCP+VTAM")
-    assert finding.found == "IOBUF 384, UNITSZ 4,000"
+    findings = {f.rule_id: f for f in config_checks.check(settings)}
+    # the same inequality is one of the formula section's "other equalities" (IOBUF = UNITSZ = 4000, L956-L958)
+    assert set(findings) == {"000-iobuf-equals-unitsz", "000-F12"}
+    finding = findings["000-iobuf-equals-unitsz"]
+    assert (finding.severity, finding.node, finding.found) == ("alert", "NCP+VTAM", "IOBUF 384, UNITSZ 4,000")
+    assert (findings["000-F12"].node, findings["000-F12"].found) == ("NCP+VTAM", "IOBUF 384, UNITSZ 4,000")
 
 
 @pytest.mark.parametrize("parameters, expected", [
@@ -245,7 +265,9 @@ def test_cross_node_rule_names_both_nodes():
     ({"iobuf": 3992, "ru_size": 16384, "hpr": "yes", "mpc_plus": "no"}, {"003-iobuf-nlp-hpr"}),
     ({"iobuf": 3900, "ru_size": 16384, "hpr": "yes", "mpc_plus": "no"}, set()),
     # seed 000 L304-L312 (and seed 002 L942-L946): an RU just above the frame leaves a nearly empty second frame
-    ({"ru_size": 2048, "dlc_frame_size": 2052}, {"000-ru-fits-frame", "002-R26"}),
+    ({"ru_size": 2048, "dlc_frame_size": 2052}, {"000-ru-fits-frame"}),
+    # ... and seed 002's restatement of it on a CS/AIX node (its snaadmin names)
+    ({"max_ru_size": 2048, "max_ifield": 2052}, {"000-ru-fits-frame", "002-R26"}),
     ({"ru_size": 1920, "dlc_frame_size": 2052, "mode_name": "#INTER"}, set()),  # (an interactive mode: small RUs right)
     # seed 002 L788: 2 x 2048 bits / 9600 bit/s = 0.4267 s; 0.5 s suffices
     ({"repoll_timeout": 0.4, "link_speed": 9600, "dlc_frame_size": 256}, {"002-sdlc-timer"}),
@@ -262,7 +284,7 @@ def test_configuration_rules_are_the_catalogue_rows_config_checks_evaluates(tmp_
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"]: r for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     assert {r.rule_id: r.source for r in config_checks.RULES} == {k: r["source"] for k, r in rows.items()}
-    assert len(rows) == 56 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
+    assert len(rows) == 70 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
     header = "rule_id,evaluated_by,metric,operator,limit,severity,advice,source\n"
     path = tmp_path / "rules_catalogue.csv"
     path.write_text(header + "000-unitsz-4000,config_checks,unitsz,<>,4000,warning,4000 bytes,seed 000 L787\n"
@@ -652,6 +674,7 @@ def test_report_capacity_config_listing(tmp_path, capsys):
         ("alert", "002-receive-window-ncp", "RS6000"),
         ("warn", "000-slodown-6", "NCP"),
         ("warn", "000-unitsz-4000", "NCP"),
+        ("warn", "000-F12", "NCP+VTAM"),  # IOBUF = UNITSZ, but 384, not 4000 (L956-L958)
     ]
     assert findings[0]["source"] == "seed 002 L935"
 

@@ -15,13 +15,14 @@ from ingest.warehouse import serving
 from read_only_db import dict_rows, read_only
 
 
-def listings_warehouse(root: Path, listings: Callable[[Home], list[Path]], statuses: list[str]):
+def listings_warehouse(root: Path, listings: Callable[[Home], list[Path]], statuses: list[str],
+                       model: str = "rpt_config_findings"):
     """A home holding the listings ``listings(home)`` lands, ingested (each with its status of ``statuses``) and
-    built up to rpt_config_findings; yields a read-only connection to it."""
+    built up to ``model``; yields a read-only connection to it."""
     home = Home(root).create()
     results = pipeline.ingest_paths(home, listings(home))
     assert [r.status for r in results] == statuses
-    assert dbt_runner.build(home, select="+rpt_config_findings", quiet=True) == 0, "dbt build failed (see stderr)"
+    assert dbt_runner.build(home, select=f"+{model}", quiet=True) == 0, "dbt build failed (see stderr)"
     serving.publish(home)
     yield from read_only(home.db_path)
 

@@ -15,12 +15,12 @@ from listings.findings import assert_mart_finds_what_config_checks_finds, by_lis
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 8)
+    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 12)
 
 
 def test_mart_and_config_checks_find_the_same_on_every_listing(db):
     # config_checks' adapter-queue rules apply to every node (they need no parameter)
-    assert_mart_finds_what_config_checks_finds(db, 8, {"002-adapter-queues-150", "002-F20"})
+    assert_mart_finds_what_config_checks_finds(db, 12, {"002-adapter-queues-150", "002-F20"})
 
 
 def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_the_document_tunes(db):
@@ -42,20 +42,44 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
         ("000-R29", "RS/6000", "Lan adapter Transmit Q size", 30), ("000-R32", "RS/6000", "thewall", 2048),
         ("000-R53", "VTAM", "rusizes", 1920), ("003-VT-TP-05", "VTAM", "rusizes", 1920),
         ("000-R25", "DOS", "dlc_maxin, dlc_maxout", 2),
+        # CM/2's DLC windows of 3 (L1116-L1117; L456-L461 the largest, Figure 7's 8); SNA Services/6000's DLC transmit
+        # count 10 against a receive count of 127 (L1121-L1122: raised one way, L357, L465; not both 127, L636-L644),
+        # its mode RU 2816 (L1128, L656: 3840) and mode send pacing 3 (L1129; L662, the lab's 63 at L1185)
+        ("000-R17", "OS/2", "transmit_window_count, receive_window_count", 3),
+        ("000-R13", "RS/6000", "transmit_window_count, receive_window_count", 10),
+        ("000-R27", "RS/6000", "transmit_window_count, receive_window_count", 10),
+        ("000-R30", "RS/6000", "ru_size", 2816), ("000-R31", "RS/6000", "Mode Send Pacing", 3),
+        # IOBUF = UNITSZ, but 384, not 4000 (L956-L958)
+        ("000-F12", "NCP+VTAM", "iobuf, unitsz", 384),
     ])
+    # NS/DOS's RU is '*' in both (L1132, L1188: L563 wants it so)
+    assert {(r["listing"].rsplit("/", 1)[-1], r["fired"]) for r in evaluations["appA_base.csv"] + evaluations["appA_tuned.csv"]
+            if r["rule_id"] == "000-R23"} == {("appA_base.csv", False), ("appA_tuned.csv", False)}
     # the cross-node rule is evaluated once on the listing: VTAM's IOBUF buffer 384 = NCP's UNITSZ 384
     (iobuf,) = [r for r in evaluations["appA_base.csv"] if r["rule_id"] == "000-iobuf-equals-unitsz"]
     assert (iobuf["node"], iobuf["value"], iobuf["limit_value"], iobuf["fired"]) == ("NCP+VTAM", 384, 384, False)
 
 
-def test_the_demo_listings_evaluate_48_configuration_rules(db):
-    # the 58 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules: those are evaluated on
-    # ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py)
+def test_seed_000_appendix_b_tuned_values_pass_every_rule_and_its_defaults_break_what_it_tunes(db):
+    evaluations = by_listing(db, "select * from marts.rpt_config_findings")
+    assert evaluations["appB_tuned.csv"] and not [r for r in evaluations["appB_tuned.csv"] if r["fired"]]
+    # Figures 9 and 10's defaults (OS/2 client, DOS server, file transfer): pacing windows of 4 and 3 (L1335,
+    # L1351), a Max DLC RU of 1024 (L1336: 7168), a DLC window count of 4 toward NS/DOS (L1337, L1277: 2) and
+    # NS/DOS's 256-byte DLC frame (L1352, L1273: 16393)
+    assert sorted((r["rule_id"], r["node"], r["value"], r["limit_value"]) for r in evaluations["appB_default.csv"]
+                  if r["fired"]) == sorted([
+        ("000-pacing-window-8", "OS/2", 4, 8), ("000-pacing-window-8", "DOS", 3, 8), ("000-R60", "OS/2", 1024, 7168),
+        ("000-R26", "OS/2", 4, 2), ("000-R61", "DOS", 256, 16393)])
+
+
+def test_the_demo_listings_evaluate_59_configuration_rules(db):
+    # the 70 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
+    # T2TIMER rule: those are evaluated on ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 58 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
-                                                    "000-R34", "000-R35", "000-R39", "000-R40"}
+    assert len(rows) == 70 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+                                                    "000-R34", "000-R35", "000-R39", "000-R40", "000-R51"}
 
 
 def test_demo_systems_break_some_rules_and_follow_others(db):
@@ -63,7 +87,7 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     sysa = {r["rule_id"]: r["fired"] for r in evaluations["SYSA__vtam-ncp-listing__20260105T060000.csv"]}
     # IOBUF 3992: 2 x 3992 leaves 16 bytes of an 8000-byte NLP (seed 003 L637); MAXDATA 16384 < 3992 x 5 = 19960
     assert {k for k, fired in sysa.items() if fired} == {"003-iobuf-nlp-hpr", "000-size-chain", "000-unitsz-4000",
-                                                         "000-delay-0", "003-VT-TP-04"}
+                                                         "000-delay-0", "003-VT-TP-04", "000-F12"}
     assert {k for k, fired in sysa.items() if not fired} == {
         "000-iobuf-equals-unitsz", "000-maxbfru-from-piu", "000-maxdata-ge-maxtsl", "000-rcvbufc-two-frames",
         "000-maxtsl-tic1", "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc", "000-R07",
@@ -80,7 +104,21 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
         "002-R17": False, "002-F13": False, "002-R26": False, "002-R15": False, "002-R16": False}
     assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01-aix02"} == {
         "002-R15": True, "002-R16": False, "002-R26": True, "002-receive-window-ncp": False,
-        "000-ru-fits-frame": True, "000-R06": True, "000-R07": False, "000-R21": False}
+        "000-ru-fits-frame": True, "000-R06": True, "000-R07": False, "000-R21": False,
+        # seed 000's DLC window rules: 32 both ways is large and alike
+        "000-R13": False, "000-R17": False}
+    # aix01's 16:8 windows are seed 002's best ratio (L768): on CS/AIX R13 sees no asymmetry
+    assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01" and r["rule_id"] in ("000-R13", "000-R17")} == {
+        "000-R13": False, "000-R17": False}
+    # aix02's station to aix01 transmits 16 and receives 8 frames: seed 002's 16:8 (L768, L780); its port to the NCP
+    # names no windows
+    aix02 = evaluations["aix02__csaix-listing__20260105T060000.csv"]
+    assert {(r["rule_id"], r["node"], r["fired"]) for r in aix02} == {
+        ("002-R15", "aix02-aix01", False), ("002-R16", "aix02-aix01", False), ("000-R13", "aix02-aix01", False),
+        ("000-R17", "aix02-aix01", False), ("002-receive-window-ncp", "aix02-aix01", False)}
+    # the channel-attached RS/6000's PU: DELAY 0, but MAXBFRU and VPACING at VTAM's default 1 (seed 002 L1067, L1079)
+    local = {r["rule_id"]: (r["value"], r["fired"]) for r in evaluations["SYSA__vtam-local__20260105T060000.out"]}
+    assert local["002-R29"] == (1, True) and local["000-delay-0"] == (0, False)
     vse = {r["rule_id"]: (r["value"], r["limit_value"], r["fired"])
            for r in evaluations["VSE1__ipinit__20260105T060000.out"]}
     # REUSE_SIZE 5 < 10, ARP_TIME 6000 < 90000, MAX_SEGMENT 32684 > 1500 - 40, RECORD ON, 20 TELNETD buffers

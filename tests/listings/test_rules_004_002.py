@@ -107,13 +107,15 @@ def test_csaix_window_counts(transmit, receive, ratio, size):
     assert (bool(got["002-R15"]), bool(got["002-R16"])) == (ratio, size)
 
 
-def test_the_cs_aix_parameter_names_are_one_list_in_python_and_sql():
+def test_the_platforms_parameter_names_are_one_list_in_python_and_sql():
     import re
     from pathlib import Path
-    from ingest.formats.listings.settings import CSAIX_PARAMETERS
+    from ingest.formats.listings.settings import PLATFORM_PARAMETERS
     macro = (Path(config_checks.__file__).resolve().parents[2] / "dbt_project" / "macros" / "config_rules.sql").read_text()
-    listed = re.search(r"macro csaix_parameters\(\).*?return\(\[(.*?)\]\)", macro, re.S).group(1)
-    assert tuple(re.findall(r"'([a-z_0-9]+)'", listed)) == CSAIX_PARAMETERS
+    listed = re.search(r"macro platform_parameters\(\).*?return\(\{(.*?)\}\)", macro, re.S).group(1)
+    in_sql = {platform: tuple(re.findall(r"'([a-z_0-9 /]+)'", names))
+              for platform, names in re.findall(r"'([a-z0-9]+)': \[(.*?)\]", listed, re.S)}
+    assert in_sql == PLATFORM_PARAMETERS
 
 
 def test_report_capacity_reads_an_ipinit_member_and_names_a_bad_line(tmp_path):

@@ -174,13 +174,24 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
         "000-R39": ("configuration", 1, 1), "000-R40": ("configuration", 1, 1),
         "000-R44": ("configuration", 3, 0), "000-R53": ("configuration", 3, 2), "000-R57": ("configuration", 2, 0),
         "000-R10": ("threshold", 24, 6), "000-R62": ("diagnostic", 54, 0),
-        "000-delay-0": ("configuration", 3 + 55, 1), "000-iobuf-equals-unitsz": ("configuration", 3, 0),
+        "000-delay-0": ("configuration", 4 + 55, 1), "000-iobuf-equals-unitsz": ("configuration", 3, 0),
         "000-maxbfru-from-piu": ("configuration", 1, 0), "000-maxdata-ge-maxtsl": ("configuration", 3, 0),
         "000-maxtsl-tic1": ("configuration", 1, 0),
-        "000-pacing-window-8": ("configuration", 19 + 44, 7 + 3), "000-rcvbufc-two-frames": ("configuration", 3, 0),
+        "000-pacing-window-8": ("configuration", 23 + 44, 9 + 3), "000-rcvbufc-two-frames": ("configuration", 3, 0),
         "000-ru-fits-frame": ("configuration", 7 + 2, 2), "000-rusizes-symmetric": ("configuration", 3, 0),
         "000-size-chain": ("configuration", 3, 1),
         "000-slodown-6": ("configuration", 3, 1), "000-unitsz-4000": ("configuration", 3, 2),
+        # the DLC window and platform rules on Appendix A's base and tuned listings, Appendix B's defaults and tuned
+        # values, aix01's and aix02's CS/AIX link stations and, R13 and R17, the two APPC runs (the baseline's
+        # windows 8 / 4); F12 on the base and tuned listings and SYSA's VTAM and NCP (384 and 3992, not 4000); R51
+        # on NCP1's subarea route; R14 across the listings (#BATCH of AS4A paced 7, of OS2A and SYSA 63); R16 on
+        # the aix01 - aix02 link (4000 both ends)
+        "000-F12": ("configuration", 3, 2), "000-R13": ("configuration", 7 + 2, 1 + 1),
+        "000-R14": ("configuration", 3, 3), "000-R16": ("configuration", 2, 0),
+        "000-R17": ("configuration", 7 + 2, 1 + 1), "000-R23": ("configuration", 2, 0),
+        "000-R26": ("configuration", 2, 1), "000-R27": ("configuration", 2, 1), "000-R30": ("configuration", 2, 1),
+        "000-R31": ("configuration", 2, 1), "000-R51": ("configuration", 1, 1), "000-R60": ("configuration", 2, 1),
+        "000-R61": ("configuration", 2, 1),
     }
     everything = rules(capsys, demo_home)
     by_document: dict[str, list[int]] = {}
@@ -191,7 +202,7 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
     # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
     # check of rpt_capacity_baseline_summary
-    assert by_document == {"000": [33, 46], "001": [33, 61], "002": [20, 30], "003": [4, 12], "004": [36, 59],
+    assert by_document == {"000": [20, 59], "001": [33, 61], "002": [15, 35], "003": [4, 12], "004": [36, 59],
                            "formats": [0, 7]}
 
 
@@ -205,3 +216,18 @@ def test_a_rule_not_evaluable_says_which_input_is_missing(demo_home, capsys):
     assert rule["words"].startswith("- For interactive environments, the adapter utilization should be kept under 60%")
     assert cli.main(["--home", str(demo_home.root), "rules", "--doc", "004", "--status", "not evaluable"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "36 rules: 0 evaluated, 36 not evaluable"
+
+
+def test_the_rules_judged_across_the_demo_listings(db):
+    # #BATCH is paced 7 / 7 on AS4A (its MAXLENRU 4096), 63 on OS2A and SYSA, each with 4,096-byte RUs (seed 000 L370-L413)
+    modes = sorted(db.execute("select node, ru_bytes, pacing_window, fired from marts.rpt_mode_consistency").fetchall())
+    assert modes == [("AS4A/#BATCH", 4096, 7, True), ("OS2A/#BATCH", 4096, 63, True), ("SYSA", 4096, 63, True)]
+    links = sorted(db.execute("select rule_id, node, value, limit_value, fired from marts.rpt_link_stations").fetchall())
+    # aix01 receives up to 32 frames where aix02 transmits 16 (seed 002 L920); aix02 receives 8 of aix01's 32; the
+    # link's frames match (4000); aix02, a network node, routes between 4000- and 4105-byte I-fields (L567-L569)
+    assert links == sorted([
+        ("000-R16", "aix01-aix02", 4000, 4000, False), ("000-R16", "aix02-aix01", 4000, 4000, False),
+        ("002-F11", "aix01-aix02", 32, 16, True), ("002-F11", "aix02-aix01", 8, 32, False),
+        ("002-R13", "aix01-aix02", 32, 16, True), ("002-R13", "aix02-aix01", 8, 32, False),
+        ("002-F17", "aix02-aix01", 4000, 4105, True), ("002-F17", "aix02-ncp", 4105, 4000, True),
+        ("002-R25", "aix02-aix01", 4000, 4105, True), ("002-R25", "aix02-ncp", 4105, 4000, True)])

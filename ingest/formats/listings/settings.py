@@ -32,20 +32,32 @@ class Setting:
 
 # Canonical parameter names and the spellings the documents (and common listings) use for them.
 ALIASES = {
-    "ru_size": ["ru size", "mode ru size", "max ru size", "maximum ru size", "max dlc ru", "ru_size", "max_ru_size"],
+    "ru_size": ["ru size", "mode ru size", "max ru size", "maximum ru size", "ru_size", "max_ru_size"],
+    # OS/2 Extended Services' largest RU a DLC frame carries (.CFG; seed 000 Appendix B, L1299-L1301, L1336)
+    "max_dlc_ru": ["max dlc ru", "max_dlc_ru"],
     "dlc_frame_size": ["dlc frame size", "frame size", "max frame size", "maximum btu size", "max_ifield",
                        "dlc_frame_size", "max i-field size"],
     "network_type": ["network type", "network_type", "routing"],
     "pacing_window": ["pacing window", "receive pacing", "receive pacing window", "mode receive pacing",
                       "mode receive pacing window", "session receive pacing window", "ru receive pacing",
-                      "mode send pacing", "send pacing window", "psndpac", "ssndpac", "srcvpac",
+                      "send pacing window", "psndpac", "ssndpac", "srcvpac",
                       "pacing_window", "receive_pacing_window", "send_pacing_window"],
+    # SNA Services/6000's SMIT Mode profile send window (seed 000 L662, L1129, L1185): a pacing window too
+    # (the rule on every pacing window reads it), with a rule of its own
+    "mode_send_pacing": ["mode send pacing", "mode_send_pacing"],
     "adaptive_pacing_upper_bound": ["upper bound for adaptive receive pacing window", "adaptive_pacing_upper_bound",
                                     "max_rcv_pac_win"],
     "receive_window_count": ["receive window count", "max_ifrm_rcvd", "dlc receive count", "dlc receive pacing",
                              "receive_window_count", "maxin"],
     "transmit_window_count": ["transmit window count", "target_pacing_count", "dlc transmit count",
                               "dlc send pacing", "transmit_window_count"],
+    # OS/2's one DLC window for both directions (.CFG; seed 000 Appendix B, L1293-L1295, L1337)
+    "dlc_window_count": ["dlc send receive window count", "dlc send/receive window count", "dlc_window_count"],
+    # a node's own control point and, on a link station, its partner's (CS/AIX define_node / define_ls, CM/2's
+    # DEFINE_LOCAL_CP / DEFINE_LINK_STATION): they pair the two ends of a link across listings (seed 002 L920)
+    "cp_name": ["cp_name", "cp name", "fq_cp_name", "local cp name"],
+    "adj_cp_name": ["adj_cp_name", "adjacent cp name", "fq_adjacent_cp_name", "adjacent_cp_name"],
+    "node_type": ["node_type", "node type"],
     "partner": ["partner", "partner type", "partner_type", "adjacent node"],
     "iobuf": ["iobuf", "iobuf size"],
     "unitsz": ["unitsz"],
@@ -76,11 +88,20 @@ ALIASES = {
     "cos_name": ["cos_name", "cos", "class of service"],
 }
 KEY_OF = {spelling: key for key, spellings in ALIASES.items() for spelling in spellings}
-# The parameters as CS/AIX's snaadmin names them (define_ls, define_mode; seed 002 L749-L751, L933): a node that
-# spells one of them so is a CS/AIX node, the platform seed 002's link-station rules are about (002-R15, R16, R26);
-# rpt_config_findings reads the same names (macros/config_rules.sql, csaix_parameters)
-CSAIX_PARAMETERS = ("max_ifrm_rcvd", "target_pacing_count", "max_ifield", "max_ru_size", "max_rcv_pac_win",
-                    "max_send_pac_win", "ack_timeout", "t1_timeout")
+# A platform's own names for its parameters: a node that spells one of them so runs that platform, the one some
+# rules are about (rpt_config_findings reads the same names: macros/config_rules.sql, platform_parameters)
+PLATFORM_PARAMETERS = {
+    # CS/AIX's snaadmin (define_ls, define_mode; seed 002 L749-L751, L933): seed 002's link-station rules
+    # (002-R15, R16, R26)
+    "csaix": ("max_ifrm_rcvd", "target_pacing_count", "max_ifield", "max_ru_size", "max_rcv_pac_win",
+              "max_send_pac_win", "ack_timeout", "t1_timeout"),
+    # SNA Services/6000's SMIT DLC logical link and Mode profiles (seed 000 L621-L662, Figure 6 L1121-L1130):
+    # its 127-frame DLC windows and 3840-byte RU (000-R27, R30)
+    "sna6000": ("dlc transmit count", "dlc receive count", "mode send pacing", "mode receive pacing"),
+    # NS/DOS's CONFIG.NSD TRLD statement and MODE.NSD file (L563, L614-L618, L1133-L1136, L1307-L1309): its
+    # RU '*' and its frame maximised for file transfer (000-R23, R61)
+    "nsdos": ("dlc maxin", "dlc maxout", "ru receive pacing", "session receive pacing window"),
+}
 NOT_SET = {"", "default", "-", "--", "n/a", "system_defined"}
 
 

@@ -11,9 +11,12 @@
 -- A listing is its file: the baseline and the tuned NCP of seed 000 are evaluated apart.
 {%- set relations = config_relations() %}
 {%- set setting_rules = config_setting_rules() %}
-{#- a CS/AIX node (or listing scope): one of its settings is spelt as CS/AIX's snaadmin names it -#}
-{%- set csaix_node = "max(case when lower(trim(firsts.parameter)) in ('" ~ csaix_parameters() | join("', '")
-    ~ "') then 1 else 0 end) as csaix_node" %}
+{#- a node (or listing scope) of a platform: one of its settings is spelt as the platform names it -#}
+{%- set platform_nodes = [] %}
+{%- for platform, spellings in platform_parameters().items() %}
+    {%- do platform_nodes.append("max(case when lower(trim(firsts.parameter)) in ('" ~ spellings | join("', '")
+        ~ "') then 1 else 0 end) as " ~ platform ~ "_node") %}
+{%- endfor %}
 {%- set keys = [] %}
 {%- for rule in relations.values() %}
     {%- for key in rule.needs + rule.get('reads', []) if key not in keys %}{% do keys.append(key) %}{% endfor %}
@@ -40,14 +43,14 @@ owners as (
 
 scopes as (
     select 'node' as scope, firsts.source_file_id, firsts.node, {{ config_wide('firsts', keys) }}
-        {{ csaix_node }},
+        {{ platform_nodes | join(', ') }},
         count(*) as settings
     from firsts
     group by firsts.source_file_id, firsts.node
     union all
     -- the listing as one set of the parameters that only one of its nodes sets
     select 'listing' as scope, firsts.source_file_id, cast(null as {{ dbt.type_string() }}) as node, {{ config_wide('firsts', keys) }}
-        {{ csaix_node }},
+        {{ platform_nodes | join(', ') }},
         count(*) as settings
     from firsts
     inner join owners
@@ -82,8 +85,8 @@ scoped as (
         {%- for key in rule.needs %}
         and {{ key }}_set = 1
         {%- endfor %}
-        {%- if rule.csaix %}
-        and csaix_node = 1
+        {%- if rule.platform %}
+        and {{ rule.platform }}_node = 1
         {%- endif %}
     {%- if rule.needs | length == 2 %}
     {%- set first, second = rule.needs[0] ~ '_node', rule.needs[1] ~ '_node' %}
@@ -108,8 +111,8 @@ scoped as (
             {%- for key in rule.needs %}
             and {{ key }}_set = 1
             {%- endfor %}
-            {%- if rule.csaix %}
-            and csaix_node = 1
+            {%- if rule.platform %}
+            and {{ rule.platform }}_node = 1
             {%- endif %}
     ) as on_a_node
         on on_a_node.source_file_id = scoped.source_file_id
@@ -118,8 +121,8 @@ scoped as (
         {%- for key in rule.needs %}
         and {{ key }}_set = 1
         {%- endfor %}
-        {%- if rule.csaix %}
-        and scoped.csaix_node = 1
+        {%- if rule.platform %}
+        and scoped.{{ rule.platform }}_node = 1
         {%- endif %}
     {%- endif %}
 ),

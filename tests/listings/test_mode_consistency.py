@@ -1,0 +1,59 @@
+"""rpt_mode_consistency: seed 000's R14 (L370-L413) across the listings loaded. The document's example fires: CM/2
+asks for #BATCH RUs of 8,192 bytes while VTAM, with no #BATCH entry for CICS, binds with its 256-byte default
+(L407-L412); a mode defined alike on two nodes does not, nor does one whose size is computed at bind (*CALC), and
+a mode one node defines is not compared."""
+
+from __future__ import annotations
+
+import pytest
+
+from listings.findings import listings_warehouse
+from read_only_db import dict_rows
+
+pytestmark = pytest.mark.slow
+
+MODES = """\
+node,parameter,value
+CM2/#BATCH,MODE_NAME,#BATCH
+CM2/#BATCH,RU size,8192
+CM2/#BATCH,RECEIVE_PACING_WINDOW,63
+CICS/#BATCH,MODE_NAME,#BATCH
+CICS/#BATCH,RU size,256
+CICS/#BATCH,RECEIVE_PACING_WINDOW,63
+CM2/#INTER,MODE_NAME,#INTER
+CM2/#INTER,RU size,1024
+CM2/#INTER,RECEIVE_PACING_WINDOW,24
+CICS/#INTER,LOGMODE,#INTER
+CICS/#INTER,RUSIZES,X'8787'
+CICS/#INTER,SRCVPAC,24
+AS4A/#INTERSC,MODD,#INTERSC
+AS4A/#INTERSC,MAXLENRU,*CALC
+CM2/#INTERSC,MODE_NAME,#INTERSC
+CM2/#INTERSC,RU size,4096
+CM2/#BATCHSC,MODE_NAME,#BATCHSC
+CM2/#BATCHSC,RU size,16384
+"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    def landed(home):
+        path = home.landing / "modes.csv"
+        path.write_text(MODES, encoding="utf-8")
+        return [path]
+
+    yield from listings_warehouse(tmp_path_factory.mktemp("modes_dbt"), landed, ["loaded"], "rpt_mode_consistency")
+
+
+def test_a_mode_defined_differently_fires_on_each_definition_and_one_defined_alike_does_not(db):
+    rows = {r["node"]: r for r in dict_rows(db, "select * from marts.rpt_mode_consistency")}
+    # #BATCHSC is defined once: nothing to compare
+    assert set(rows) == {"CM2/#BATCH", "CICS/#BATCH", "CM2/#INTER", "CICS/#INTER", "AS4A/#INTERSC", "CM2/#INTERSC"}
+    assert {node: (r["mode_name"], r["ru_bytes"], r["pacing_window"], r["fired"]) for node, r in rows.items()} == {
+        "CM2/#BATCH": ("#BATCH", 8192, 63, True), "CICS/#BATCH": ("#BATCH", 256, 63, True),
+        # X'87' = 8 x 2**7 = 1024 bytes (L904-L906): the same mode as CM/2's
+        "CM2/#INTER": ("#INTER", 1024, 24, False), "CICS/#INTER": ("#INTER", 1024, 24, False),
+        "AS4A/#INTERSC": ("#INTERSC", None, None, False), "CM2/#INTERSC": ("#INTERSC", 4096, None, False),
+    }
+    assert (rows["CICS/#BATCH"]["min_ru_bytes"], rows["CICS/#BATCH"]["max_ru_bytes"]) == (256, 8192)
+    assert {r["system_name"] for r in rows.values()} == {"CM2", "CICS", "AS4A"}

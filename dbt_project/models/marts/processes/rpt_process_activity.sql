@@ -31,10 +31,18 @@ with activity as (
 ),
 
 components as (
-    select workload, max(component) as component, max(case when batch then 1 else 0 end) = 1 as batch
+    select workload, max(component) as component
     from {{ ref('workload_definitions') }}
     where platform = 'nonstop'
     group by workload
+),
+
+-- batch is a property of the programs a seed row names, not of their workload: one workload (a
+-- production object library, say) may hold both batch jobs and the servers Glasstone's Fig. 3 judges
+batch_patterns as (
+    select distinct pattern
+    from {{ ref('workload_definitions') }}
+    where platform = 'nonstop' and source = 'program' and batch
 ),
 
 classified as (
@@ -42,7 +50,7 @@ classified as (
         activity.*,
         coalesce(e.workload, 'unassigned') as workload,
         coalesce(components.component, 'system') = 'application' as is_application,
-        coalesce(components.component, 'system') = 'application' and not coalesce(components.batch, false)
+        coalesce(components.component, 'system') = 'application' and batch_patterns.pattern is null
             as is_oltp_server
     from activity
     left join {{ ref('int_workload__entity') }} as e
@@ -54,6 +62,8 @@ classified as (
         and {{ null_safe_equal('e.secondary_name', 'activity.process_name') }}
     left join components
         on components.workload = e.workload
+    left join batch_patterns
+        on batch_patterns.pattern = e.matched_pattern
 ),
 
 rules as (

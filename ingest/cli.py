@@ -36,7 +36,7 @@ from ingest import dashboard_warmup, docs_site, rules, serve
 from ingest.cli_options import add_format, add_seed, home_of, input_format, subcommand
 from ingest.home import Home
 from ingest.lake import cli as lake_cli
-from ingest.output import shown
+from ingest.output import emit, shown, tell_removed
 from ingest.plugins import GENERATORS, REPORTS, public_modules
 from ingest.target import Target, add_target_options
 
@@ -51,14 +51,6 @@ def _home_to_write(args) -> Home:
     if note:
         print(f"perfdb {args.command}: {note}", file=sys.stderr)
     return home
-
-
-def _emit(args, summary: dict, lines: list[str]) -> None:
-    if args.json:
-        print(json.dumps(summary, indent=2, default=str))
-    else:
-        for line in lines:
-            print(line)
 
 
 class FileProgress:
@@ -141,27 +133,26 @@ def _ingest(args, progress) -> int:
         if progress is not None:
             progress.close()
     summary = pipeline.ingest_summary(results)
-    _emit(args, summary, [pipeline.ingest_line(summary)])
+    emit(args.json, summary, [pipeline.ingest_line(summary)])
     return 0 if all(r.ok for r in results) else 1
 
 
-def cmd_remove(args) -> int:
+def _remove(args) -> int:
     from ingest.warehouse.database import connect, remove_files
 
-    if not args.paths and not args.file_id:
-        print("perfdb remove: name files (paths) or --file-id N", file=sys.stderr)
-        return 2
     con = connect(_home_to_write(args))
     try:
         removed = remove_files(con, file_ids=args.file_id or [], paths=args.paths)
     finally:
         con.close()
-    _emit(args, {"removed": removed}, [
-        *(f"removed file {r['file_id']} {shown(r['path'])}: {r['rows']} rows" for r in removed),
-        f"{len(removed)} file{'s' if len(removed) > 1 else ''} removed; run `perfdb build` so that the models follow"
-        if removed else "nothing removed: no ingested file matches",
-    ])
-    return 0 if removed else 1
+    return tell_removed(args.json, removed)
+
+
+def cmd_remove(args) -> int:
+    if not args.paths and not args.file_id:
+        print("perfdb remove: name files (paths) or --file-id N", file=sys.stderr)
+        return 2
+    return TARGETS[args.target].remove(args)
 
 
 # -- build / check / publish / run -------------------------------------------------------------------
@@ -210,7 +201,7 @@ def _publish(args) -> int:
     from ingest.warehouse.serving import publish
 
     path = publish(_home_to_write(args))
-    _emit(args, {"published": str(path)}, [f"published {shown(path)}"])
+    emit(args.json, {"published": str(path)}, [f"published {shown(path)}"])
     return 0
 
 
@@ -271,7 +262,7 @@ def _run(args, progress, tell) -> int:
 
 
 # the commands on the embedded warehouse; the Spark target's are ingest.lake.cli's
-DUCKDB = Target(ingest=_ingest, build=_build, check=_check, publish=_publish, run=_run)
+DUCKDB = Target(ingest=_ingest, build=_build, check=_check, publish=_publish, run=_run, remove=_remove)
 TARGETS = {"duckdb": DUCKDB, "spark": lake_cli.SPARK}
 
 
@@ -396,6 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = subcommand(sub, "remove", cmd_remove, help="un-ingest files: their rows, rejects and manifest rows")
     s.add_argument("paths", nargs="*", help="files (matched by content while they exist, else by recorded path)")
     s.add_argument("--file-id", type=int, action="append", help="raw.ingest_files.file_id (repeatable)")
+    add_target_options(s)
 
     s = subcommand(sub, "build", cmd_build, help="run dbt build on the warehouse")
     s.add_argument("--select", help="dbt selection (default: everything)")

@@ -116,3 +116,22 @@ def progress_bar(label: str) -> ProgressBar | None:
         return ProgressBar(label)
     except ImportError:
         return None
+
+
+def emit(as_json: bool, summary: dict, lines: list[str]) -> None:
+    """A command's summary: as JSON under ``--json``, else its lines."""
+    if as_json:
+        print(json.dumps(summary, indent=2, default=str))
+    else:
+        for line in lines:
+            print(line)
+
+
+def tell_removed(as_json: bool, removed: list[dict]) -> int:
+    """What ``perfdb remove`` says of the files it removed (file_id, path, rows), on either target; its exit code."""
+    emit(as_json, {"removed": removed}, [
+        *(f"removed file {r['file_id']} {shown(Path(r['path']))}: {r['rows']} rows" for r in removed),
+        f"{len(removed)} file{'s' if len(removed) > 1 else ''} removed; run `perfdb build` so that the models follow"
+        if removed else "nothing removed: no ingested file matches",
+    ])
+    return 0 if removed else 1

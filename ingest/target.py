@@ -1,6 +1,6 @@
-"""Where ``perfdb ingest|build|check|publish|run`` do their work, chosen once from ``--target``.
+"""Where ``perfdb ingest|build|check|publish|run|remove`` do their work, chosen once from ``--target``.
 
-A ``Target`` holds the five commands of one engine: the embedded DuckDB warehouse (``ingest.cli.DUCKDB``)
+A ``Target`` holds the six commands of one engine: the embedded DuckDB warehouse (``ingest.cli.DUCKDB``)
 or Spark over a Parquet lake (``ingest.lake.cli.SPARK``). ``perfdb`` looks the target up by the option's
 value and calls it; no command asks which target it runs on. ``progress(base)`` makes what reports each
 file (None under ``--json``; ``base`` the folder names are shown below), ``tell(step, result)`` prints a
@@ -22,6 +22,7 @@ class Target(NamedTuple):
     check: Callable[[argparse.Namespace], int]
     publish: Callable[[argparse.Namespace], int]
     run: Callable[[argparse.Namespace, Progress, Tell], int]
+    remove: Callable[[argparse.Namespace], int]
 
 
 def add_target_options(p: argparse.ArgumentParser) -> None:

@@ -10,7 +10,8 @@
     no `msck repair`, and a table is registered again only when its statement changed (its fingerprint is
     a table property; one `show table extended` reads them all). Dropping an external table leaves its
     files. A source whose meta says `lake_empty` is an empty view of its declared columns: raw.removed_file_days
-    (the lake removes no files) and raw.key_conflicts (its loader does not compare copies yet). -#}
+    (the lake removes no files); `lake_unpartitioned`, a table of its declared columns over its folder's
+    files, none at first: raw.key_conflicts (ingest/lake/copies.py). -#}
 {% macro register_lake_sources() %}
     {{ return(adapter.dispatch('register_lake_sources')()) }}
 {% endmacro %}
@@ -60,6 +61,10 @@
     {%- for column in node.columns.values() %}
         {%- do columns.append(column.name ~ ' ' ~ lake_column_type(column.data_type)) %}
     {%- endfor %}
+    {%- if node.meta.get('lake_unpartitioned') %}
+        {{- return('create table ' ~ relation ~ ' (' ~ columns | join(', ') ~ ")"
+            ~ " using parquet location '" ~ location ~ "'" ~ properties) }}
+    {%- endif %}
     {{- return('create table ' ~ relation ~ ' (' ~ columns | join(', ') ~ ', system string, day date)'
         ~ " using parquet partitioned by (system, day) location '" ~ location ~ "'" ~ properties) }}
 {% endmacro %}

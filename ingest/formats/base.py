@@ -53,7 +53,7 @@ UTF8_BOM = b"\xef\xbb\xbf"  # what a Windows editor puts before a text: no part 
 
 # Columns that say where and in which form a record arrived, not what it measured: two copies of one
 # measurement (another export of the same day, another form of it) may differ in them and still be the same
-# (``ingest.warehouse.copies``)
+# (``ingest.intake.copies``)
 PROVENANCE_COLUMNS = frozenset({"record_ordinal", "byte_offset", "line_number", "source_form", "source_format"})
 
 

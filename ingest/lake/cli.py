@@ -1,4 +1,4 @@
-"""``--target spark`` of ``perfdb ingest|build|check|publish|run``: the commands on the lake, as the
+"""``--target spark`` of ``perfdb ingest|build|check|publish|run|remove``: the commands on the lake, as the
 ``Target`` ``SPARK`` that ``perfdb`` looks up by the option (``ingest.target``); the output has the DuckDB
 path's form.
 """
@@ -76,4 +76,13 @@ def cmd_run(args, progress, tell) -> int:
     return 0 if result.ok else 1
 
 
-SPARK = Target(ingest=cmd_ingest, build=cmd_build, check=cmd_check, publish=cmd_publish, run=cmd_run)
+def cmd_remove(args) -> int:
+    from ingest.lake.remove import remove_files
+    from ingest.output import tell_removed
+
+    _, lake, _ = _context(args)
+    return tell_removed(args.json, remove_files(lake, file_ids=args.file_id or [], paths=args.paths))
+
+
+SPARK = Target(ingest=cmd_ingest, build=cmd_build, check=cmd_check, publish=cmd_publish, run=cmd_run,
+               remove=cmd_remove)

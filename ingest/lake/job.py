@@ -5,6 +5,9 @@ it owns with the intake the DuckDB loader uses (``intake.read.read_file``: the s
 accounting, records read = loaded + rejected + skipped) and writes them with ``writer.write_file``. Only
 each file's result (counts, status, messages) comes back to the driver, never its contents.
 
+Once the tasks are done, the driver compares the files loaded with those loaded before them (``copies``):
+a copy of another file's measurements with other values fails the file's ingest, as on DuckDB.
+
 A file loads once: a task claims its identity (``intake.identity``: the sha256 of its bytes) by creating
 ``<lake>/_claims/<sha256>`` exclusively (atomic on a local or NFS lake), so the same bytes twice, in one job
 or in two concurrent jobs, load once; the others are reported as duplicates (``_Claim``). A file that failed
@@ -28,8 +31,10 @@ from ingest.intake.listing import iter_input_files
 from ingest.intake.read import read_file
 from ingest.intake.result import FileResult, failed
 from ingest.intake.staged import HELD_BYTES, StagedBatches
+from ingest.lake import copies as lake_copies
 from ingest.lake.layout import Lake, file_id_of
 from ingest.lake.writer import write_file
+from ingest.intake import copies
 
 
 @dataclass
@@ -74,7 +79,11 @@ def ingest(lake: Lake, paths: list[Path], *, master: str = "local[*]", format_na
     tracker = sc.statusTracker()
     tasks = sum(stage.numTasks for job in tracker.getJobIdsForGroup(group)
                 for stage in map(tracker.getStageInfo, tracker.getJobInfo(job).stageIds) if stage is not None)
-    results = [_result(fields) for _, fields in sorted(collected, key=lambda item: item[0])]
+    ordered = sorted(collected, key=lambda item: item[0])
+    results = [_result(fields) for _, fields in ordered]
+    found = lake_copies.find(lake)  # the job's files with the earlier ones: copies, duplicates or conflicts
+    for (index, _), result in zip(ordered, results):
+        copies.tell(result, found.get(file_id_of(started_ms, index), []))
     return results, JobStats(tasks, sum(len(repr(fields)) for _, fields in collected))
 
 

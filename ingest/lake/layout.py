@@ -103,9 +103,15 @@ class Lake:
         return self.raw / "ingest_file_days"
 
     @property
+    def key_conflicts_dir(self) -> Path:
+        """One file per loaded file that holds copies of another file's rows (the DuckDB path's
+        ``raw.key_conflicts``)."""
+        return self.raw / "key_conflicts"
+
+    @property
     def manifest_dirs(self) -> tuple[Path, ...]:
         """The lake's tables beside the raw data, one Parquet file per loaded file each."""
-        return self.manifest_dir, self.rejects_dir, self.file_days_dir
+        return self.manifest_dir, self.rejects_dir, self.file_days_dir, self.key_conflicts_dir
 
     @property
     def claims_dir(self) -> Path:

@@ -71,7 +71,7 @@ create table if not exists raw.removed_file_days (
     day date not null,
     removed_at timestamp not null default current_timestamp
 );
--- copies of the same measurements in two files (ingest/warehouse/copies.py): per later file, earlier file,
+-- copies of the same measurements in two files (ingest/intake/copies.py): per later file, earlier file,
 -- raw table and system, the rows whose natural key both hold, alike (duplicate) or not (conflicting)
 create table if not exists raw.key_conflicts (
     file_id bigint not null,          -- the file loaded later

@@ -21,7 +21,7 @@ from ingest import faults
 from ingest.intake.read import Intake, read_file
 from ingest.intake.result import FileResult
 from ingest.intake.staged import HELD_BYTES, StagedBatches
-from ingest.warehouse import copies
+from ingest.intake import copies
 from ingest.warehouse.database import delete_files, first_row, next_file_id, record_file, record_file_days
 from ingest.warehouse.lock import STAGING_PREFIX
 from ingest.warehouse.staging import TableWriter
@@ -204,10 +204,7 @@ def _commit(con, files: list[_ParsedFile]) -> Iterator[FileResult]:
     for parsed, its_copies in zip(files, found):
         parsed.staged.remove()
         result = parsed.read.result
-        for copy in its_copies:  # told once committed: a group retried file by file finds them again
-            result.duplicate_rows += copy.duplicate_rows
-            result.conflicting_rows += copy.conflicting_rows
-            result.copies.append(copy.message(result.path))
+        copies.tell(result, its_copies)  # told once committed: a group retried file by file finds them again
         yield result
 
 

@@ -2,7 +2,7 @@
 
 Two files may hold the same measurements (another site's export of the same system and day): the loader
 counts, per pair of files, the rows whose natural key both hold (``raw.key_conflicts``,
-``ingest/warehouse/copies.py``). Alike, they are duplicates, and the marts count them once. Different, they
+``ingest/intake/copies.py``). Alike, they are duplicates, and the marts count them once. Different, they
 are a conflict: the marts use the copy loaded first, which may be the wrong one, so the check fails until the
 user takes the wrong copy out (``perfdb remove``). The frame is one row per loaded file, with the rows of it
 that contradict an earlier file's and the files they contradict, so a failure names both; it is the

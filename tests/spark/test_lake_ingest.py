@@ -9,11 +9,16 @@ import threading
 import duckdb
 import pyarrow.parquet as pq
 
-from ingest import pipeline
+from cpu_copies import cpu_day, write_sites
+
+from ingest import cli, pipeline
 from ingest.home import Home
 from ingest.lake import job
+from ingest.lake.built import SparkHome, copy_built
 from ingest.lake.layout import Lake
 from ingest.warehouse.database import connect
+from quality import runner
+from quality.suites import by_name
 
 BAD_CSV = "not,a,measure,export\n1,2,3\n"
 
@@ -34,10 +39,13 @@ def _duck_rows(home: Home, tables) -> dict[str, int]:
 
 def _summary(results):
     return sorted((r.path.name, r.status, r.format, r.records_read, r.records_loaded, r.rows_loaded,
-                   r.rows_rejected, r.rows_skipped, tuple(r.messages)) for r in results)
+                   r.rows_rejected, r.rows_skipped, tuple(r.messages), r.duplicate_rows, r.conflicting_rows,
+                   tuple(r.copies)) for r in results)
 
 
 def test_spark_tasks_parse_as_the_duckdb_path_does(spark, landing_copy, tmp_path):
+    # the MEASURE days come in three forms (CSV, binary, MEASCOM): each later form's rows duplicate the first's,
+    # found and told alike on both paths
     (landing_copy / "broken.csv").write_text(BAD_CSV)
     # a text file saved by a Windows editor, its byte order mark first: read as without it, on both paths
     text = next(p for p in sorted(landing_copy.rglob("*.csv")) if p.name != "broken.csv")
@@ -112,3 +120,80 @@ def test_two_concurrent_jobs_load_each_file_once(spark, landing_copy, tmp_path):
     duplicates = sorted(r.path.name for results in outcomes for r in results if r.status == "duplicate")
     assert loaded == files and duplicates == files
     assert len(list(lake.manifest_dir.glob("*.parquet"))) == len(files)
+
+
+def _conflict_rows(con, files_table: str, conflicts_table: str) -> list[tuple]:
+    return con.execute(
+        f"select mine.path, others.path, copies.table_name, copies.system_name, cast(copies.first_day as varchar), "
+        f"copies.duplicate_rows, copies.conflicting_rows, copies.example from {conflicts_table} as copies "
+        f"join {files_table} as mine on mine.file_id = copies.file_id "
+        f"join {files_table} as others on others.file_id = copies.other_file_id order by all").fetchall()
+
+
+def test_copies_in_the_lake_are_found_as_the_duckdb_path_finds_them(spark, tmp_path, capsys):
+    """Site A's CPU day, its CRLF export and site B's copy with one other value, in one job: the same
+    duplicates and conflicts, told and counted, as on DuckDB; a later job's copy is compared with the earlier
+    jobs' files; a file whose comparison a killed driver left undone is compared by the next job; the check
+    of the lake's copy fails on the conflict until ``perfdb remove --target spark`` takes the wrong copies out."""
+    landing = tmp_path / "landing"
+    site_a, crlf, site_b = write_sites(landing)
+    lake = Lake(tmp_path / "lake")
+    results, _ = job.ingest(lake, [landing], spark=spark)
+    home = Home(tmp_path / "home").create()
+    duck = pipeline.ingest_paths(home, [landing])
+    assert _summary(results) == _summary(duck)
+    by_path = {r.path: r for r in results}
+    assert [(by_path[p].duplicate_rows, by_path[p].conflicting_rows, by_path[p].ok) for p in (site_a, crlf, site_b)] \
+        == [(0, 0, True), (4, 0, True), (6, 2, False)]
+    lake_files = f"read_parquet('{lake.manifest_dir}/*.parquet')"
+    lake_conflicts = f"read_parquet('{lake.key_conflicts_dir}/*.parquet')"
+    con = duckdb.connect()
+    with connect(home) as duck_con:
+        expected = _conflict_rows(duck_con, "raw.ingest_files", "raw.key_conflicts")
+    assert _conflict_rows(con, lake_files, lake_conflicts) == expected and len(expected) == 3
+    # every loaded file is marked compared: one Parquet file each, most of them without a row
+    assert len(list(lake.key_conflicts_dir.glob("*.parquet"))) == 3
+
+    # site C, a later job: its day's copy is compared with the three files of the first job
+    site_c = landing / "siteC" / "cpu.csv"
+    site_c.parent.mkdir()
+    site_c.write_bytes(cpu_day(45_000_000).replace("\n", "\r\n").encode())  # site B's values, other bytes
+    [later], _ = job.ingest(lake, [site_c], spark=spark)
+    assert (later.status, later.ok, later.duplicate_rows, later.conflicting_rows) == ("loaded", False, 3 + 3 + 4, 1 + 1)
+    assert con.execute(f"select sum(conflicting_rows) from {lake_conflicts}").fetchone() == (2 + 2,)
+
+    # a driver killed before it compared site B: its mark gone, the next job (a file of another day) does it
+    (lake.key_conflicts_dir / f"{_sha(lake, site_b)}.parquet").unlink()
+    other_day = landing / "next" / "cpu.csv"
+    other_day.parent.mkdir()
+    other_day.write_text(cpu_day(30_000_000).replace("2026-01-05", "2026-01-06"))
+    assert con.execute(f"select sum(conflicting_rows) from {lake_conflicts}").fetchone() == (2,)  # site C's
+    [next_day], _ = job.ingest(lake, [other_day], spark=spark)
+    assert (next_day.duplicate_rows, next_day.conflicting_rows) == (0, 0)
+    assert con.execute(f"select sum(conflicting_rows) from {lake_conflicts}").fetchone() == (2 + 2,)
+
+    spark_home = SparkHome(home.root)
+    copy_built(spark_home, lake)
+    assert not runner.validate_warehouse(spark_home, [by_name("raw.key_conflicts")], everything=False,
+                                         docs=False).success
+
+    # the wrong copies removed (site B's by its path, site C's by its bytes): their rows, marks and the
+    # conflicts they had go; the check passes; sent again, site B loads again and conflicts again
+    site_b.rename(site_b.with_name("gone.csv"))
+    assert cli.main(["--home", str(home.root), "remove", "--target", "spark", "--lake", str(lake.root),
+                     str(site_b), str(site_c)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "2 files removed; run `perfdb build` so that the models follow"
+    assert con.execute(f"select count(*), sum(conflicting_rows) from {lake_conflicts}").fetchone() == (1, 0)  # the CRLF export's duplicate of site A
+    assert con.execute(f"select count(*) from read_parquet('{lake.raw}/measure_cpu/*/*/*.parquet')").fetchone() == (12,)
+    copy_built(spark_home, lake)
+    assert runner.validate_warehouse(spark_home, [by_name("raw.key_conflicts")], everything=False,
+                                     docs=False).success
+    site_b.with_name("gone.csv").rename(site_b)
+    [again], _ = job.ingest(lake, [site_b], spark=spark)
+    assert (again.status, again.conflicting_rows) == ("loaded", 2)
+
+
+def _sha(lake: Lake, path) -> str:
+    con = duckdb.connect()
+    return con.execute(f"select sha256 from read_parquet('{lake.manifest_dir}/*.parquet') where path = ?",
+                       [str(path)]).fetchone()[0]

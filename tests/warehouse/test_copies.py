@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import read_only_db
+from cpu_copies import write_sites
 
 from ingest import cli, dbt_runner
 from ingest.formats import capture, registry
@@ -28,18 +29,6 @@ from quality import runner
 from quality.suites import by_name
 
 TESTS = Path(__file__).resolve().parents[1]
-HEADER = "system-name,cpu-num,loadid,from-timestamp,to-timestamp,delta-time,error,cpu-busy-time,cpu-qtime\n"
-
-
-def _cpu_day(busy_cpu1_first_minute: int) -> str:
-    """Processors 0 and 1 of \\PROD1 over 10:00-10:02, 30 of every 60 s busy, but processor 1 in the first
-    minute ``busy_cpu1_first_minute`` µs."""
-    return HEADER + "".join(
-        f"\\PROD1,{cpu},DT00510,2026-01-05 10:0{m}:00,2026-01-05 10:0{m + 1}:00,60000000,0,"
-        f"{busy_cpu1_first_minute if (cpu, m) == (1, 0) else 30_000_000},200000\n"
-        for cpu in (0, 1) for m in (0, 1))
-
-
 NETSTAT_S = """Tcp:
     516 active connection openings
     298 passive connection openings
@@ -76,12 +65,7 @@ def site(tmp_path_factory):
     """A home holding, ingested file by file and built once: site A's CPU day, its CRLF export, site B's copy
     of it with one other value; and web01's three name-timed captures, the last two byte for byte the same."""
     home = Home(tmp_path_factory.mktemp("copies") / "home").create()
-    site_a, crlf, site_b = (home.landing / name / "cpu.csv" for name in ("siteA", "siteA_crlf", "siteB"))
-    for path in (site_a, crlf, site_b):
-        path.parent.mkdir(parents=True)
-    site_a.write_text(_cpu_day(30_000_000))
-    crlf.write_bytes(_cpu_day(30_000_000).replace("\n", "\r\n").encode())
-    site_b.write_text(_cpu_day(45_000_000))  # processor 1 busy 45 s of its first minute, not 30
+    site_a, crlf, site_b = write_sites(home.landing)
     web01 = home.landing / "web01"
     web01.mkdir()
     captures = [web01 / f"web01__netstat-s__20260105T10{m}000.txt" for m in (0, 1, 2)]

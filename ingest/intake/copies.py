@@ -29,6 +29,7 @@ import duckdb
 
 from ingest.formats.base import PROVENANCE_COLUMNS, RawTable
 from ingest.formats.measure.meascom_grammar import SOURCE_FORM as MEASCOM_FORM
+from ingest.intake.result import FileResult
 
 # Forms whose values are rebuilt from a printed report's rounded figures (MEASCOM prints rates and
 # percentages: 363,966,618 us of CPU busy comes back as 363,960,000, 54 swaps as 36). Against another
@@ -69,16 +70,18 @@ def _quoted(name: str) -> str:
 
 
 def find(con: duckdb.DuckDBPyConnection, file_id: int, tables) -> list[Copies]:
-    """The copies of file ``file_id``'s rows in other files, recorded in ``raw.key_conflicts``; inside the
-    caller's transaction, after the file's rows and days (``record_file_days``) are written."""
+    """The copies of file ``file_id``'s rows in the files loaded before it (smaller ids), recorded in
+    ``raw.key_conflicts``; inside the caller's transaction, after the file's rows and days
+    (``record_file_days``) are written. The Spark lake calls it after its job, for each file of the job in
+    turn (``ingest.lake.copies``), so a later file of the same job is not yet an earlier copy."""
     others = [r[0] for r in con.execute(
         "select distinct others.source_file_id from raw.ingest_file_days as mine "
         "inner join raw.ingest_file_days as others on others.system_name = mine.system_name and others.day = mine.day "
-        "where mine.source_file_id = ? and others.source_file_id <> ?", [file_id, file_id]).fetchall()]
+        "where mine.source_file_id = ? and others.source_file_id < ?", [file_id, file_id]).fetchall()]
     if not others:  # the common case, a file of new days: its rows are not read again
         return []
     found: list[Copies] = []
-    for table in {t.name: t for t in tables if comparable(t)}.values():
+    for table in sorted({t.name: t for t in tables if comparable(t)}.values(), key=lambda t: t.name):  # told in one order on both targets
         found += _find_in(con, int(file_id), others, table)
     return found
 
@@ -128,3 +131,11 @@ def _find_in(con, file_id: int, others: list[int], table: RawTable) -> list[Copi
                              [[r[0] for r in rows]]).fetchall())
     return [Copies(other, paths.get(other, f"file {other}"), table.name, system_name, duplicates, conflicts, example)
             for other, system_name, duplicates, conflicts, example in sorted(rows)]
+
+
+def tell(result: FileResult, found: list[Copies]) -> None:
+    """A file's copies added to its result: counted, and told naming the other file."""
+    for copy in found:
+        result.duplicate_rows += copy.duplicate_rows
+        result.conflicting_rows += copy.conflicting_rows
+        result.copies.append(copy.message(result.path))

@@ -119,6 +119,11 @@
         'needs': ['receive_window_count', 'transmit_window_count'], 'platform': 'csaix',
         'value': 'receive_window_count', 'limit': 'transmit_window_count / 2',
         'fired': 'receive_window_count > transmit_window_count / 2'},
+    '002-F14': {
+        'needs': ['receive_window_count', 'transmit_window_count'], 'platform': 'csaix',
+        'value': 'least(receive_window_count, transmit_window_count)', 'limit': '1',
+        'fired': 'least(receive_window_count, transmit_window_count) < 1 '
+                 'or greatest(receive_window_count, transmit_window_count) > 127'},
     '002-R16': {
         'needs': ['receive_window_count', 'transmit_window_count'], 'platform': 'csaix',
         'value': 'transmit_window_count', 'limit': '16',

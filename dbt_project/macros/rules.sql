@@ -3,7 +3,8 @@
     worked examples, formula_definitions()) only the rows of the rule's own formulas. -#}
 {% macro formula_models() %}
     {{ return(['fct_cpu_shift', 'fct_cpu_monthly', 'fct_process_shift', 'rpt_process_activity', 'fct_benchmark_run',
-               'rpt_capacity_whatif', 'fct_vse_connection_performance', 'rpt_formula_results']) }}
+               'rpt_capacity_whatif', 'fct_vse_connection_performance', 'fct_csaix_memory_snapshot',
+               'rpt_formula_results']) }}
 {% endmacro %}
 
 {#- The models that evaluate a rule of the catalogue on every program, process or file it applies to, one row
@@ -11,7 +12,8 @@
     whose limit such a model compares): rpt_rule_status counts their rows as the rule's evaluations and
     findings. -#}
 {% macro diagnostic_models() %}
-    {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations']) }}
+    {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations',
+                                           'rpt_aix_host_memory', 'rpt_paging_space']) }}
 {% endmacro %}
 
 {#- The diagnostic models that compare a rule's metric with its limit from the rules catalogue (the model

@@ -240,6 +240,15 @@ def _csaix_window_size(v: Values):
                  "at least 16:8 (transmit : receive): the gains stop there")
 
 
+def _csaix_window_range(v: Values):
+    """L933-L935 (F14): the transmit window count is target_pacing_count, the receive window count max_ifrm_rcvd,
+    and "1 and 127 are the minimum and maximum values"."""
+    rx, tx = _n(v, "receive_window_count"), _n(v, "transmit_window_count")
+    return _when(rx is not None and tx is not None and (min(rx, tx) < 1 or max(rx, tx) > 127), "warn",
+                 "transmit window count (target_pacing_count), receive window count (max_ifrm_rcvd)",
+                 f"{_fmt(tx or 0)} : {_fmt(rx or 0)} (transmit : receive)", "each from 1 to 127")
+
+
 def _adapter_queues(v: Values):
     out = []
     for key in ("adapter_transmit_queue", "adapter_receive_queue"):
@@ -623,6 +632,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     # frames alike (seed 000's tuned Appendix A sets 8:8, L1173), and seed 000's own rules judge them
     "002-R15": (("receive_window_count", "transmit_window_count", "_csaix"), _csaix_window_ratio),
     "002-R16": (("receive_window_count", "transmit_window_count", "_csaix"), _csaix_window_size),
+    "002-F14": (("receive_window_count", "transmit_window_count", "_csaix"), _csaix_window_range),
     "002-R26": (("ru_size", "dlc_frame_size", "_csaix"), _ru_vs_frame),  # seed 000's segmentation rule, on CS/AIX
     "003-iobuf-nlp-hpr": (("iobuf", "ru_size", "hpr"), _iobuf_nlp),
     "003-csm-dataspace": (("csm_storage",), _csm_storage),

@@ -10,7 +10,8 @@ show), with counters that grow with a daily load curve (office hours, quiet nigh
   and a flaky link on days 33-34 from 10:00 to 16:00 (4 % of segments retransmitted, receive errors);
 * ``aix01`` (AIX with CS/AIX): ``netstat -m``, ``netstat -v`` and both snaadmin queries; mbuf requests
   fail at the peak of day 12, CRC errors on day 26, STREAMS buffers get tight (throttle_status above
-  30) at the busiest peaks and CONGESTED at the peak of day 41;
+  30) at the busiest peaks and CONGESTED at the peak of day 41; ``lsps -a`` every six hours, its paging
+  space's use rising on days 39 to 41;
 * ``VSE1`` (TCP/IP for VSE): QUERY STATS and QUERY ISTATS on one console log; Non-IP frames arrive
   on day 15, inbound connections are refused on day 25, TCP/IP is restarted on day 30; a SET
   DIAGNOSE=PERFORM display of each afternoon's FTP transfer (``_vse_diagnose``: retransmission mode on
@@ -42,7 +43,7 @@ from ingest.generate._landing import landed
 from ingest.home import Home
 
 # what `perfdb generate --help` lists and `perfdb generate commands --help` explains
-HELP = "command-output captures (netstat, QUERY STATS, snaadmin, D NET,BFRUSE, NETSTAT) of five hosts"
+HELP = "command-output captures (netstat, QUERY STATS, snaadmin, lsps, D NET,BFRUSE, NETSTAT) of five hosts"
 DESCRIPTION = """Captures of a Linux, an AIX, a VSE, a z/OS and a VM host, logged the way a collector appends them, with a
 daily load curve, a reboot, a restart and the incidents the threshold rules catch; the same seed always
 gives the same bytes."""
@@ -211,7 +212,7 @@ Transmit Statistics:                          Receive Statistics:
 
 
 class AixHost:
-    """aix01: netstat -m, netstat -v, snaadmin query_buffer_availability and query_kernel_memory_limit."""
+    """aix01: netstat -m, netstat -v, snaadmin query_buffer_availability and query_kernel_memory_limit, lsps -a."""
 
     name = "aix01"
 
@@ -272,6 +273,15 @@ class AixHost:
             "Adapter Data Rate: 2000", "Driver Flags: Up Broadcast Running ", "\tSimplex 64BitSupport ", "",
         ]
         return head + "\n".join(lines + tail) + "\n"
+
+    @staticmethod
+    def lsps(day: int) -> str:
+        """lsps -a of its paging space, twice its 256 MB of RAM (seed 002 L428): 1 % used until the memory gets
+        tight before the congestion of day 41, then 4, 9 and 17 % on days 39 to 41, held there after (AIX keeps a
+        page's paging slot while its process lives). Drawn from no random number: the other captures are unchanged."""
+        used = {39: 4, 40: 9}.get(day, 17 if day >= 41 else 1)
+        return ("Page Space      Physical Volume   Volume Group    Size %Used   Active    Auto    Type   Chksum\n"
+                f"hd6             hdisk0            rootvg         512MB {used:>5}     yes     yes      lv       0\n")
 
     def snaadmin(self) -> str:
         total = int(60 + 300 * self.load)
@@ -488,6 +498,8 @@ def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) ->
         logs.write(aix.name, "netstat-m", t, aix.netstat_m())
         logs.write(aix.name, "netstat-v", t, aix.netstat_v())
         logs.write(aix.name, "snaadmin", t, aix.snaadmin())
+        if t.hour % 6 == 0 and t.minute == 0:
+            logs.write(aix.name, "lsps-a", t, aix.lsps((t.date() - start).days))
         logs.write(vse.name, "console", t, vse.console())
         if t.hour == _vse_diagnose.HOUR and t.minute == 0:
             logs.write(vse.name, "diagnose-perform", t, _vse_diagnose.display((t.date() - start).days))

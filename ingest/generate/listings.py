@@ -16,7 +16,8 @@
   receive queue at 150), ``lsattr -El sys0`` (256 MB) and its CS/AIX link station and mode (a receive window
   of 8 frames against an NCP, whose MAXOUT is 7, and a transmit window of 16; a receive pacing window of 4; DLC
   timers in order), a link station to a second RS/6000 (windows equal at 32; a 4096-byte RU in 4000-byte
-  frames; its CP name and the partner's pair it with aix02's end) and an SDLC link station;
+  frames; its CP name and the partner's pair it with aix02's end), an SDLC link station and an ESCON link station
+  to SYSA: a channel-attached host whose thewall (16,384 KB, the document's test rigs) is 6.25 % of its RAM;
 * ``aix02`` (CS/AIX, a network node): its link station to aix01 transmits 16 frames where aix01 receives up to
   32 (seed 002 L920: at least as many), and its two ports carry different I-fields (4,000 and 4,105 bytes: a BIU
   routed between them is segmented, L567-L569);
@@ -55,7 +56,9 @@ REFERENCE = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "ref
 LANDED_AFTER = dt.date(2026, 1, 5)  # the demo's first day (ingest.generate.commands.DEMO_START)
 STAMP = "20260105T060000"
 
-AIX_NO = {"thewall": 65536, "sb_max": 1048576, "lowclust": 256, "lowmbuf": 256, "mb_cl_hiwat": 512,
+# thewall at the 16 MB (16,384 KB) of the document's channel test rigs on 256 MB machines (seed 002 L969, L1111):
+# 6.25 % of aix01's RAM where the channel section advises 25 % (L1089, rule 002-R21)
+AIX_NO = {"thewall": 16384, "sb_max": 1048576, "lowclust": 256, "lowmbuf": 256, "mb_cl_hiwat": 512,
           "net_malloc_police": 0, "tcp_sendspace": 65536, "tcp_recvspace": 65536}
 AIX_TOK0 = [  # (attribute, value, description, user settable) as lsattr -El prints them
     ("busio", "0x86a0", "Bus I/O address", "False"),
@@ -97,6 +100,9 @@ CSAIX = [  # (node, parameter, value, unit): CS/AIX link station and mode toward
     ("aix01-sdlc", "primary repoll frequency", "0.5", "s"),
     ("aix01-sdlc", "link speed", "9600", "bit/s"),
     ("aix01-sdlc", "max_ifield", "256", "bytes"),
+    # its link station over an ESCON channel to SYSA's VTAM (the PU of SYSA's local SNA major node, L1047): the
+    # host is channel-attached, so the channel section's thewall of 25 % of memory applies to it (L1089)
+    ("aix01-sysa", "dlc_type", "ESCON", ""),
 ]
 CSAIX_NN = [  # (node, parameter, value, unit): aix02, the network node at the other end of aix01's link station
     ("aix02", "cp_name", "DEMONET.AIX02", ""),

@@ -72,13 +72,13 @@ def test_seed_000_appendix_b_tuned_values_pass_every_rule_and_its_defaults_break
         ("000-R26", "OS/2", 4, 2), ("000-R61", "DOS", 256, 16393)])
 
 
-def test_the_demo_listings_evaluate_59_configuration_rules(db):
-    # the 70 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
+def test_the_demo_listings_evaluate_60_configuration_rules(db):
+    # the 71 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
     # T2TIMER rule: those are evaluated on ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 70 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+    assert len(rows) == 71 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
                                                     "000-R34", "000-R35", "000-R39", "000-R40", "000-R51"}
 
 
@@ -100,10 +100,10 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     # its windows at 16:8 (L768, L780); the link station to aix02: windows equal at 32 (R15), a 4096-byte RU in
     # 4000-byte I-fields (R26, and seed 000's own rules on the same RU)
     assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01" and r["rule_id"] in (
-        "002-R17", "002-F13", "002-R26", "002-R15", "002-R16")} == {
-        "002-R17": False, "002-F13": False, "002-R26": False, "002-R15": False, "002-R16": False}
+        "002-R17", "002-F13", "002-R26", "002-R15", "002-R16", "002-F14")} == {
+        "002-R17": False, "002-F13": False, "002-R26": False, "002-R15": False, "002-R16": False, "002-F14": False}
     assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01-aix02"} == {
-        "002-R15": True, "002-R16": False, "002-R26": True, "002-receive-window-ncp": False,
+        "002-R15": True, "002-R16": False, "002-R26": True, "002-receive-window-ncp": False, "002-F14": False,
         "000-ru-fits-frame": True, "000-R06": True, "000-R07": False, "000-R21": False,
         # seed 000's DLC window rules: 32 both ways is large and alike
         "000-R13": False, "000-R17": False}
@@ -114,7 +114,8 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     # names no windows
     aix02 = evaluations["aix02__csaix-listing__20260105T060000.csv"]
     assert {(r["rule_id"], r["node"], r["fired"]) for r in aix02} == {
-        ("002-R15", "aix02-aix01", False), ("002-R16", "aix02-aix01", False), ("000-R13", "aix02-aix01", False),
+        ("002-R15", "aix02-aix01", False), ("002-R16", "aix02-aix01", False), ("002-F14", "aix02-aix01", False),
+        ("000-R13", "aix02-aix01", False),
         ("000-R17", "aix02-aix01", False), ("002-receive-window-ncp", "aix02-aix01", False)}
     # the channel-attached RS/6000's PU: DELAY 0, but MAXBFRU and VPACING at VTAM's default 1 (seed 002 L1067, L1079)
     local = {r["rule_id"]: (r["value"], r["fired"]) for r in evaluations["SYSA__vtam-local__20260105T060000.out"]}

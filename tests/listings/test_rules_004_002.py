@@ -80,6 +80,19 @@ def test_csaix_adapter_queues():
     assert fired(("xmt_que_size", "150", ""), ("rec_que_size", "150", ""))["002-F20"] == []
 
 
+def test_csaix_window_counts_within_their_range():
+    # L933-L935 (F14): transmit window count = target_pacing_count, receive window count = max_ifrm_rcvd; "start
+    # by setting target_pacing_count to 127 and max_ifrm_rcvd to 1. These are safe values, as 1 and 127 are the
+    # minimum and maximum values"
+    assert fired(("target_pacing_count", "127", ""), ("max_ifrm_rcvd", "1", ""))["002-F14"] == []
+    assert fired(("target_pacing_count", "16", ""), ("max_ifrm_rcvd", "8", ""))["002-F14"] == []
+    assert fired(("target_pacing_count", "128", ""), ("max_ifrm_rcvd", "1", ""))["002-F14"] == [
+        "128 : 1 (transmit : receive)"]
+    assert fired(("target_pacing_count", "127", ""), ("max_ifrm_rcvd", "0", ""))["002-F14"]
+    # another platform's DLC windows are seed 000's to judge
+    assert "002-F14" not in fired(("DLC receive count", "128", ""), ("DLC transmit count", "8", ""))
+
+
 def test_csaix_ru_in_a_frame():
     # L942-L946 (seed 002 Appendix A), the rule seed 000 states too: an RU of 4096 in a 4105-byte I-field with the
     # 9-byte APPN header fits; 4100 spills into a second frame

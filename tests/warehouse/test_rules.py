@@ -202,7 +202,7 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
     # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
     # check of rpt_capacity_baseline_summary
-    assert by_document == {"000": [20, 59], "001": [33, 61], "002": [15, 35], "003": [4, 12], "004": [36, 59],
+    assert by_document == {"000": [20, 59], "001": [33, 61], "002": [11, 39], "003": [4, 12], "004": [36, 59],
                            "formats": [0, 7]}
 
 

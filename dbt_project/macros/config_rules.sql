@@ -5,7 +5,8 @@
     reads, the value and the limit it shows, and when it fires; a parameter's number is its key, its text (lower case, blanks removed)
     <key>_text. -#}
 {% macro config_relations() -%}
-{#- the words config_checks.TRUE_WORDS reads as yes -#}
+{#- the words config_checks.TRUE_WORDS reads as yes; seed 001's PEEK rules (001-aF12, 001-aF13) are explained at
+    config_checks' _readlink_cache_short and _readlink_cache_override -#}
 {%- set yes = "('yes', 'y', 'true', '1', 'on')" -%}
 {#- RCVBUFC holds two frames and fits its TIC (L844-L851): rule 000-rcvbufc-two-frames and formula 000-F11 -#}
 {%- set rcvbufc = {
@@ -183,6 +184,10 @@
         'fired': 'telnetd_buffers > 0 and coalesce(telnetd_pool_text, \'\') not in ' ~ yes},
     '004-bR4': {'needs': ['debug'], 'value': 'null', 'limit': 'null', 'fired': debug_on},
     '004-bR6': {'needs': ['record'], 'value': 'null', 'limit': 'null', 'fired': record_on},
+    '001-aF12': {'needs': ['discarded_before_use', 'too_late'], 'value': 'too_late', 'limit': '0',
+                 'fired': 'discarded_before_use > 0 and too_late > 0'},
+    '001-aF13': {'needs': ['expedited_request_buffers', 'buffers_used'], 'value': 'buffers_used', 'limit': '20',
+                 'fired': 'expedited_request_buffers > 20 and buffers_used <= 20'},
 }) }}
 {%- endmacro %}
 

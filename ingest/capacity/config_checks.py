@@ -1,4 +1,4 @@
-"""A parameter listing checked against the tuning rules of seeds 000, 002, 003 and 004.
+"""A parameter listing checked against the tuning rules of seeds 000, 001 (the READLINK cache), 002, 003 and 004.
 
 The rules are the rows of the rules catalogue (``dbt_project/seeds/rules_catalogue.csv``) whose
 ``evaluated_by`` is ``config_checks``: their ids, sources, severities and, for a rule that is one
@@ -10,7 +10,7 @@ A listing is what a site has configured: the ``parameters`` of the runs of a ben
 label names its node) or a plain CSV with the columns ``parameter,value`` and optionally ``unit`` and
 ``node`` (one node = one machine or definition set; ``profile`` or ``platform`` also name it), or a listing in a
 form ``perfdb ingest`` reads (AIX ``no -a`` and ``lsattr -El``, VTAM and NCP definitions, a TCP/IP for VSE
-IPINIT member: the parsers of ``ingest.formats.listings``). A sample,
+IPINIT member, a GUARDIAN PEEK EXPEDITED display: the parsers of ``ingest.formats.listings``). A sample,
 the baseline NCP of seed 000's Figure 6::
 
     node,parameter,value,unit
@@ -19,7 +19,8 @@ the baseline NCP of seed 000's Figure 6::
     NCP,SLODOWN,50,%
     VTAM,IOBUF,"(200,384,,,100,50)",
 
-Each rule names its source: ``000`` = IBM "Getting the most from APPC" (1994), ``002`` = CS/AIX V5 redbook
+Each rule names its source: ``000`` = IBM "Getting the most from APPC" (1994), ``001`` = Tandem Systems Review
+(December 1986: PEEK's READLINK cache statistics against SYSGEN's buffers), ``002`` = CS/AIX V5 redbook
 SG24-2136 (1998), ``003`` = SHARE "VTAM and HPR Performance Update" (1999), ``004`` = IBM "TCP/IP for VSE/ESA
 performance" foils (2001: the SET values and DEFINE keywords of an IPINIT member), with the seed's line numbers.
 A rule is checked on each node's own parameters; a rule that relates parameters of different nodes (VTAM
@@ -49,7 +50,7 @@ from ingest.formats.base import FormatError
 from ingest.formats.benchmark.log_reader import log_form, read_runs
 from ingest.formats.benchmark.record import RecordError
 from ingest.formats.base import SNIFF_BYTES, UTF8_BOM
-from ingest.formats.listings.reader import ListingParser, file_node
+from ingest.formats.listings.reader import ListingParser
 from ingest.formats.listings.settings import (PLATFORM_PARAMETERS, ListingError, Setting, csv_header, csv_settings,
                                               setting)
 
@@ -476,6 +477,33 @@ def _vse_telnetd_pool(v: Values):
     return []
 
 
+# -- seed 001's READLINK cache (GUARDIAN 90 B30, L740-L822): PEEK /CPU n/ EXPEDITED against SYSGEN's buffers --
+# The document gives no figure for "high": a new buffer is discarded before use only when no junk, used or unused
+# buffer is left (L742-L748), i.e. when every buffer allowed is in use (L796), and its healthy CPU (Figure 3) prints
+# 0.0% for both percentages; so both above 0.0% is the state the rule describes.
+EXPEDITED_REQUEST_BUFFERS_DEFAULT = 20  # SYSGEN's default buffers per CPU (L812)
+
+
+def _readlink_cache_short(v: Values):
+    discarded, too_late = _n(v, "discarded_before_use"), _n(v, "too_late")
+    if discarded is not None and too_late is not None and discarded > 0 and too_late > 0:
+        return [("warn", "DISCARDED BEFORE USE, TOO LATE", f"{discarded:g}% discarded before use, {too_late:g}% too late",
+                 "find the slow or stuck servers of the CPU (MEASURE, XRAY) and fix them, then, if both stay high, "
+                 "allow more message cache buffers (EXPEDITED_REQUEST_BUFFERS)")]
+    return []
+
+
+def _readlink_cache_override(v: Values):
+    allowed, used = _n(v, "expedited_request_buffers"), _n(v, "buffers_used")
+    default = EXPEDITED_REQUEST_BUFFERS_DEFAULT
+    if allowed is not None and used is not None and allowed > default and used <= default:
+        return [("info", "EXPEDITED REQUEST TRANSMISSION BUFFERS, BUFFERS USED",
+                 f"{_fmt(allowed)} buffers allowed, at most {_fmt(used)} used since reload",
+                 f"SYSGEN's default of {default} buffers unless PEEK statistics look poor: BUFFERS USED is the most "
+                 f"the CPU needed since its reload, and the default held it")]
+    return []
+
+
 # -- seed 000's DLC windows and its platforms' own values (L357, L456-L465, L563, L614, L636-L656, L1271-L1277) --
 # A platform is known by its own names for its parameters (settings.PLATFORM_PARAMETERS: ``_nsdos``, ``_sna6000``).
 DLC_WINDOW_FLOOR = 8  # the smallest maximum of the document's products: NS/DOS's 8 (L614), OS/2's tuned 8 (L1172-L1173)
@@ -652,6 +680,8 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "004-aR13": (("telnetd_buffers",), _vse_telnetd_pool),
     "004-bR4": (("debug",), _vse_debug),
     "004-bR6": (("record",), _vse_record),
+    "001-aF12": (("discarded_before_use", "too_late"), _readlink_cache_short),
+    "001-aF13": (("expedited_request_buffers", "buffers_used"), _readlink_cache_override),
 }
 
 # -- the rules: the rows of the rules catalogue that config_checks evaluates -------------------------------
@@ -795,7 +825,7 @@ def _parsed_listing(path: Path, parser: ListingParser) -> list[Setting]:
     listing, as a CSV row does."""
     settings = []
     text = path.read_bytes().removeprefix(UTF8_BOM).decode("utf-8", "replace")
-    for line, got, *_ in parser.settings(text, file_node(path)):  # a statement parser also yields its statement
+    for line, got, *_ in parser.settings(text, parser.node(path)):  # a statement parser also yields its statement
         if isinstance(got, str):
             raise ListingError(f"{path}: line {line}: {got}")
         settings.append(got)

@@ -33,8 +33,10 @@ def test_listings_land_in_the_warehouse_with_line_rejects(tmp_path):
     for src, dst in zip(INPUTS, landed):
         dst.write_bytes(src.read_bytes())
     results = pipeline.ingest_paths(home, landed)
-    assert [r.status for r in results] == ["loaded_with_rejects"] * len(INPUTS)
     expected = {p.name: json.loads(p.with_suffix(".json").read_text()) for p in INPUTS}
+    # a document's sample kept byte for byte (seed 001's PEEK Figure 3) has no damaged line to reject
+    assert [r.status for r in results] == [
+        "loaded_with_rejects" if expected[p.name]["rejects"] else "loaded" for p in INPUTS]
     with duckdb.connect(str(home.db_path), read_only=True) as con:
         got = con.execute(
             "select f.path, count(*), sum(p.value) from raw.parameter_listings p "

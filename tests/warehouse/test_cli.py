@@ -81,6 +81,7 @@ print(rc, sorted(m for m in ("duckdb", "ingest.formats.registry") if m in sys.mo
         ("benchmark", []),
         ("appc-listings", []),
         ("vtam-sessions", []),
+        ("peek", []),
     ],
 )
 def test_generate_imports_neither_duckdb_nor_the_parser_registry(tmp_path, family, options):

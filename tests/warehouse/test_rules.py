@@ -202,8 +202,18 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
     # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
     # check of rpt_capacity_baseline_summary
-    assert by_document == {"000": [20, 59], "001": [33, 61], "002": [11, 39], "003": [4, 12], "004": [36, 59],
+    assert by_document == {"000": [20, 59], "001": [31, 63], "002": [11, 39], "003": [4, 12], "004": [36, 59],
                            "formats": [0, 7]}
+
+
+def test_seed_001_readlink_cache_rules_on_the_demo_peek_displays(demo_home, capsys):
+    # three CPUs' PEEK /CPU n/ EXPEDITED displays (ingest.generate.peek): \DEV1's CPU 0 prints Figure 3 and keeps
+    # both; \PROD1's CPU 6 discards 4.7 % before use and reads 6.8 % too late (aF12), its CPU 1 allows 64 buffers and
+    # never used more than 18 (aF13)
+    listed = {r["rule_id"]: r for r in rules(capsys, demo_home, "--doc", "001", "--kind", "configuration")}
+    assert {rule_id: (listed[rule_id]["status"], listed[rule_id]["evaluations"], listed[rule_id]["systems"],
+                      listed[rule_id]["findings"]) for rule_id in ("001-aF12", "001-aF13")} == {
+        "001-aF12": ("evaluated", 3, 3, 1), "001-aF13": ("evaluated", 3, 3, 1)}
 
 
 def test_a_rule_not_evaluable_says_which_input_is_missing(demo_home, capsys):

@@ -62,14 +62,18 @@ class ListingParser:
             header = HEADER_RE.match(line.strip())
             if header and header["host"]:
                 return None
-        return file_node(Path(name))
+        return self.node(Path(name))
+
+    def node(self, path: Path) -> str:
+        """The node of a listing that does not name one (a form may add what its file name tells)."""
+        return file_node(path)
 
     def parse(self, path: Path, ctx: ParseContext) -> Iterator[Batch]:
         text = path.read_bytes().removeprefix(UTF8_BOM).decode("utf-8", "replace")
         lines = text.split("\n")
         rows: dict[str, list] = {c: [] for c in PARAMETER_LISTINGS.column_names}
         ordinal, statement, counted = 0, None, -1
-        for line, got, *of_statement in self.settings(text, file_node(path)):
+        for line, got, *of_statement in self.settings(text, self.node(path)):
             if of_statement and of_statement == statement:
                 ordinal -= 1  # the next setting of the statement read last: the same record
             else:

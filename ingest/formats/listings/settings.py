@@ -86,6 +86,8 @@ ALIASES = {
     # a mode and its class of service: CM/2's MODE_NAME and COS_NAME, the AS/400's MODD and COS, VTAM's LOGMODE and COS
     "mode_name": ["mode_name", "mode name", "modd", "logmode"],
     "cos_name": ["cos_name", "cos", "class of service"],
+    # GUARDIAN 90's message cache buffers a CPU is allowed: SYSGEN's clause and PEEK's label (seed 001 L774, L808)
+    "expedited_request_buffers": ["expedited_request_buffers", "expedited request transmission buffers"],
 }
 KEY_OF = {spelling: key for key, spellings in ALIASES.items() for spelling in spellings}
 # A platform's own names for its parameters: a node that spells one of them so runs that platform, the one some

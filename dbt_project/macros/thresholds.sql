@@ -120,6 +120,10 @@ union all
             'start': 'interval_start', 'end': 'interval_end',
             'metrics': ['retransmission_mode_count', 'sws_time_pct', 'depth_mode_count', 'max_turnaround_ms'], 'flags': {},
         },
+        'vse_prty': {
+            'mart': 'fct_vse_partition_priority', 'entity': 'tcpip_partition', 'command': "'PRTY'",
+            'start': 'captured_at', 'end': 'captured_at', 'metrics': ['tcpip_outranked_count'], 'flags': {},
+        },
     }) }}
 {% endmacro %}
 

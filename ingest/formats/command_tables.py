@@ -37,7 +37,7 @@ CAPTURES = RawTable(
         Column("host", STR, "Host, system or node of the capture (see \"Capture time and host\")."),
         Column("command", STR, "Normalised command: `netstat -s`, `netstat -i`, `netstat -ib`, `netstat -m`, `netstat -v`, "
                                "`NETSTAT STATS`, `NETSTAT POOLSIZE`, `NETSTAT DEVLINKS`, `NETSTAT GATE`, `QUERY STATS`, "
-                               "`QUERY ISTATS`, `QUERY IPSTATS`, `SET RECORD`, `D NET,BFRUSE`, `snaadmin query_buffer_availability`, "
+                               "`QUERY ISTATS`, `QUERY IPSTATS`, `SET RECORD`, `PRTY`, `D NET,BFRUSE`, `snaadmin query_buffer_availability`, "
                                "`snaadmin query_kernel_memory_limit`, `lsps -a`."),
         Column("source_format", STR, "The parser (`netstat.linux_s` ...); captures of a mixed log name their own."),
         Column("captured_at", pa.timestamp("us"), "Capture time, local civil time of the measured system."),
@@ -65,7 +65,7 @@ LABELS = RawTable(
         Column("counter_name", STR, "Normalised name, snake case; the same name for the same quantity across platforms "
                                     "where one exists (`rx_packets`, `tx_errors`, `tcp_in_segs`, `tcp_retrans_segs`)."),
         Column("unit", STR, "`count`, `bytes`, `segments`, `packets`, `KiB`, `pct`, `us`, `s`, `mbit_per_s`, "
-                            "`scale_0_100`; NULL for text."),
+                            "`scale_0_100`, `position` (a place in an order: PRTY); NULL for text."),
         Column("kind", STR, "`counter` (cumulative since the stack, adapter or system started: take differences), "
                             "`gauge` (a level as captured: current values, limits, configuration, high-water marks), "
                             "`text`."),

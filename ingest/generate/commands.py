@@ -15,7 +15,9 @@ show), with counters that grow with a daily load curve (office hours, quiet nigh
 * ``VSE1`` (TCP/IP for VSE): QUERY STATS and QUERY ISTATS on one console log; Non-IP frames arrive
   on day 15, inbound connections are refused on day 25, TCP/IP is restarted on day 30; a SET
   DIAGNOSE=PERFORM display of each afternoon's FTP transfer (``_vse_diagnose``: retransmission mode on
-  day 20, seed 004's SWS-bound sample on day 35, depth mode on day 42, a 620 ms ACK on day 48);
+  day 20, seed 004's SWS-bound sample on day 35, depth mode on day 42, a 620 ms ACK on day 48); the
+  partition priorities (PRTY) each morning, seed 004's order but for day 38, when a batch partition
+  runs above TCP/IP;
 * ``SYSA`` (z/OS): D NET,BFRUSE in the hardcopy log (a transfer surge on day 50 fills and expands the
   IO00 pool) and NETSTAT STATS of stack TCPCS;
 * ``VM1`` (VM TCP/IP): NETSTAT POOLSIZE every six hours; the data buffers run low on day 45.
@@ -43,7 +45,7 @@ from ingest.generate._landing import landed
 from ingest.home import Home
 
 # what `perfdb generate --help` lists and `perfdb generate commands --help` explains
-HELP = "command-output captures (netstat, QUERY STATS, snaadmin, lsps, D NET,BFRUSE, NETSTAT) of five hosts"
+HELP = "command-output captures (netstat, QUERY STATS, PRTY, snaadmin, lsps, D NET,BFRUSE, NETSTAT) of five hosts"
 DESCRIPTION = """Captures of a Linux, an AIX, a VSE, a z/OS and a VM host, logged the way a collector appends them, with a
 daily load curve, a reboot, a restart and the incidents the threshold rules catch; the same seed always
 gives the same bytes."""
@@ -306,8 +308,12 @@ class AixHost:
 # -- TCP/IP for VSE ------------------------------------------------------------------------------------------
 
 
+PRTY_HOUR = 6  # the operator looks at the partition priorities each morning
+PRTY_DAY = 38  # the day a batch partition is put above TCP/IP
+
+
 class VseHost:
-    """VSE1: QUERY STATS and QUERY ISTATS on the console of partition F7."""
+    """VSE1: QUERY STATS and QUERY ISTATS on the console of partition F7, PRTY on the system console."""
 
     name = "VSE1"
 
@@ -365,6 +371,16 @@ class VseHost:
         ]
         # the echo lines have no message ID; the display lines carry the stack's message number
         return "".join(f"F7 0098 {r}\n" if r.startswith("QUERY") else f"F7 0098 IPN253I {r}\n" for r in rows)
+
+    @staticmethod
+    def prty(day: int) -> str:
+        """The attention routine's PRTY display, lowest first: seed 004's sequence (L2234: Batch, CICS,
+        TCP/IP, VTAM, POWER; CICS in F2, TCP/IP in F7, VTAM in F3, POWER in F1), except on PRTY_DAY, when
+        the batch partition FB runs above TCP/IP (the order of the real display in tests/golden)."""
+        batch_high = day == PRTY_DAY
+        order = ("Z,Y,S,R,P,C,BG,FA," + ("" if batch_high else "FB,") + "F9,F8,F6,F5,F4,F2,F7,"
+                 + ("FB," if batch_high else "") + "F3,F1")
+        return f"PRTY\nAR 0015 PRTY {order}\nAR 0015\nAR 0015 1I40I  READY\n"
 
 
 # -- z/OS ---------------------------------------------------------------------------------------------------------
@@ -503,6 +519,8 @@ def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) ->
         logs.write(vse.name, "console", t, vse.console())
         if t.hour == _vse_diagnose.HOUR and t.minute == 0:
             logs.write(vse.name, "diagnose-perform", t, _vse_diagnose.display((t.date() - start).days))
+        if t.hour == PRTY_HOUR and t.minute == 0:
+            logs.write(vse.name, "prty", t, vse.prty((t.date() - start).days))
         mlid = mlid % 999 + 1
         logs.write(zos.name, "syslog", t, "\n".join(zos.bfruse(t, mlid)), header=False)
         logs.write(zos.name, "netstat-stats", t, zos.netstat_stats(t))

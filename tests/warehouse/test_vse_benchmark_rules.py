@@ -52,14 +52,15 @@ def test_the_documents_paired_figures_give_the_change_it_prints():
             assert inside or r["rule_id"] == "004-bR13" and change <= 0, r["case_name"]
 
 
+@pytest.fixture(scope="module")
+def db(demo_home):
+    con = serving.connect_serving(demo_home)
+    yield con
+    con.close()
+
+
 @pytest.mark.slow
 class TestOnTheDemo:
-    @pytest.fixture(scope="class")
-    def db(self, demo_home):
-        con = serving.connect_serving(demo_home)
-        yield con
-        con.close()
-
     def test_the_sites_pairs_against_the_published_changes(self, db):
         rows = db.execute("select rule_id, base_run_label, run_label, measure, round(site_change, 3), fired "
                           "from marts.rpt_vse_benchmark_pairs order by all").fetchall()

@@ -56,6 +56,9 @@
          'max_window additional_window', '0.8 * max_window + additional_window'),
         ('ftp_buffer_kb', '004-aF14', 'KB', "FTP transfer buffers of 32K: the pool = TRANSFER_BUFFERS x 32K, a daemon's limit = MAX_BUFFERS x 32K",
          'buffers buffer_kb', 'buffers * buffer_kb'),
+        ('depth_mode_hysteresis_segments', '004-aF10', 'segments', 'DEPTH MODE is entered when the data segments '
+         'queued inbound exceed WINDOW_DEPTH and left when fewer than WINDOW_RESTART: the segments the queue drains by '
+         'before the window reopens', 'window_depth window_restart', 'window_depth - window_restart'),
         ('vse_partition_mb', '004-aF15', 'MB', 'TCP/IP partition from Service Pack J: start with 20M, add 3M on top for NFS',
          'base_mb nfs_mb nfs', 'base_mb + nfs_mb * nfs'),
         ('cics_transactions_observed', '004-aF16', 'transactions', 'CICS transactions with TELNET = business transactions + 2 per message pair (1 CICS-txn in, 1 out)',

@@ -13,14 +13,16 @@
     findings. -#}
 {% macro diagnostic_models() %}
     {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations',
-                                           'rpt_aix_host_memory', 'rpt_paging_space']) }}
+                                           'rpt_aix_host_memory', 'rpt_paging_space', 'rpt_vse_stack_repeats']) }}
 {% endmacro %}
 
 {#- The diagnostic models that compare a rule's metric with its limit from the rules catalogue (the model
     thresholds); the others decide their finding themselves (rpt_capacity_baseline_summary: the baseline
-    model off by more than 5 %) and their rules name no metric. -#}
+    model off by more than 5 %; rpt_vse_stack_repeats: the limit of the rule a repeat restates) and their
+    rules name no metric. -#}
 {% macro limit_diagnostic_models() %}
-    {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression']) }}
+    {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression',
+               'rpt_vse_benchmark_pairs', 'rpt_vse_ftp_rates']) }}
 {% endmacro %}
 
 {#- What rpt_app_diagnostics compares (Glasstone 1986, Table 1), as (entity, metric, the model's CTE that
@@ -52,3 +54,15 @@
     {{ return(['rpt_threshold_exceptions', 'rpt_busy_process', 'rpt_process_activity', 'config_checks']
               + formula_models() + diagnostic_models() + band_rule_models()) }}
 {% endmacro %}
+
+{#- True for a catalogue row that names its own comparison (system, entity, command, metric, operator and
+    limit): a threshold or selection rule, or a rule a limit diagnostic model compares; not a rule of
+    band_rule_models() (its bound is a reference row), nor a threshold a diagnostic model evaluates with
+    another rule's limit (rpt_vse_stack_repeats). -#}
+{% macro compares_its_own_limit() -%}
+    (kind in ('threshold', 'selection') or evaluated_by in ('{{ limit_diagnostic_models() | join("', '") }}'))
+    and evaluated_by is not null
+    and evaluated_by not in ('{{ band_rule_models() | join("', '") }}')
+    and (evaluated_by in ('{{ limit_diagnostic_models() | join("', '") }}')
+        or evaluated_by not in ('{{ diagnostic_models() | join("', '") }}'))
+{%- endmacro %}

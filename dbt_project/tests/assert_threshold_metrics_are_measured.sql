@@ -2,7 +2,8 @@
 -- its entity's model compares (rpt_busy_process for `busy_process`, rpt_process_activity's
 -- io_per_trans for `process_activity`, rpt_app_diagnostics's app_diagnostic_metrics(), rpt_benchmark_vs_reference's
 -- throughput_ratio for `benchmark_run`, rpt_session_pacing's send_window for `session_pacing`,
--- rpt_release_regression's cpu_change and throughput_change for `release_pair`, the shift facts of
+-- rpt_release_regression's cpu_change and throughput_change for `release_pair`, rpt_vse_benchmark_pairs's
+-- departure for `benchmark_pair`, rpt_vse_ftp_rates's two ratios for `benchmark_run`, the shift facts of
 -- shift_rule_targets() and the network marts of network_rule_targets()).
 select
     rule_id,
@@ -13,7 +14,8 @@ from {{ ref('thresholds') }}
 where not (
     (entity = 'busy_process' and metric in ('{{ busy_process_metrics() | join("', '") }}'))
     or (entity = 'process_activity' and metric = 'io_per_trans')
-    or (entity = 'benchmark_run' and metric = 'throughput_ratio')
+    or (entity = 'benchmark_run' and metric in ('throughput_ratio', 'file_io_over_transfer', 'edr_over_baseline_low'))
+    or (entity = 'benchmark_pair' and metric = 'departure')
     or (entity = 'session_pacing' and metric = 'send_window')
     or (entity = 'release_pair' and metric in ('cpu_change', 'throughput_change'))
     {%- for entity, metric, _ in app_diagnostic_metrics() %}

@@ -13,6 +13,9 @@ documents measured them (docs/benchmark_format.md describes the files):
   end (client and server) with CPU % and CPU seconds per byte on a 3-engine host.
 * ``tn3270.jsonl`` - a TN3270 interactive run like seed 004's TY runs: 200 terminals at 11 s think time.
 * ``<host>__aping__<time>.txt`` - APING captures of the same link.
+* ``vse_tcpip.jsonl`` - a site's paired TCP/IP for VSE runs on the first day (FTP across service packs, engines,
+  partition types and a gateway TCP/IP; TN3270 and SNA on both dispatchers; IND$FILE and LANRES/VSE), each pair
+  varied by the change seed 004 publishes for it or, marked, departing from it.
 
 The model is the physics the documents describe, not their numbers: a transfer moves at the lesser of
 the link rate net of headers and the rate the pacing window allows per round trip (seed 000 L326-L364);
@@ -182,6 +185,88 @@ def write_csv(path: Path, records: list[dict]) -> None:
         writer.writerows(rows)
 
 
+# A site's paired TCP/IP for VSE runs (seed 004 part 2 measures the same pairs): each variant moves from its
+# base run by the change the document publishes for the pair, or departs from it where marked, so the
+# comparison with the published changes (rpt_vse_benchmark_pairs) has a pair that agrees and one that does not.
+VSE_FTP = {"transaction_type": "ftp_to_vse", "bytes_per_transaction": _q(10485760, "bytes")}
+VSE_TN3270 = {"think_time": _q(11, "s")}
+# study, label, release, engines, workload, parameters, results: (throughput KB/s, CPU s, KI/KB, extra);
+# for the TN3270 runs (transactions/s, CPU %, CPU ms per transaction, response s, extra)
+VSE_FTP_RUNS = [
+    ("VSE FTP upgrade (site)", "libr-1.3e", "1.3 ServPack E", 1, {"method": "interactive FTP", "tcpip_path": "single"},
+     (230, None, 21.0, {"nps": {"value": 0.31}, "file_io_rate": _q(245, "KB/s")})),  # File I/O close to transfer: disk-bound
+    ("VSE FTP upgrade (site)", "libr-1.3f", "1.3 ServPack F", 1, {"method": "interactive FTP", "tcpip_path": "single"},
+     (232, None, 20.8, {"nps": {"value": 0.30}, "file_io_rate": _q(690, "KB/s")})),  # NPS -3 %: departs from the -35 %
+    ("VSE FTP upgrade (site)", "libr-1.3i", "1.3 ServPack I", 1, {"method": "interactive FTP", "tcpip_path": "single"},
+     (240, None, 20.0, {})),
+    ("VSE FTP upgrade (site)", "libr-1.4a", "1.4 ServPack A", 1, {"method": "interactive FTP", "tcpip_path": "single"},
+     (283, None, 14.8, {})),  # EDR +18 %, KI/KB -26 %: as published
+    ("VSE FTP upgrade (site)", "libr-1.4a-gateway", "1.4 ServPack A", 1,
+     {"method": "interactive FTP", "tcpip_path": "gateway"}, (272, None, 24.6, {})),  # KI/KB +66 %, EDR -4 %
+    ("VSE batch FTP (site)", "batch-ftp-1-way", "1.3 ServPack K", 1, {"method": "Batch FTP", "partitions": "dyn-dyn"},
+     (495, 11.03, None, {})),
+    ("VSE batch FTP (site)", "batch-ftp-2-way", "1.3 ServPack K", 2, {"method": "Batch FTP", "partitions": "dyn-dyn"},
+     (470, 11.47, None, {})),  # -5 % EDR, +4 % CPU: as published
+    ("VSE batch FTP (site)", "ftpbatch-1-way", "1.3 ServPack K", 1, {"method": "FTPBATCH", "partitions": "dyn-dyn"},
+     (375, 12.83, None, {})),
+    ("VSE batch FTP (site)", "ftpbatch-2-way", "1.3 ServPack K", 2, {"method": "FTPBATCH", "partitions": "dyn-dyn"},
+     (420, 16.9, None, {})),  # +12 % EDR at +32 % CPU: departs from +3 % and +17 %
+    ("VSE batch FTP partitions (site)", "batch-ftp-stat-stat", "1.3 ServPack K", 1,
+     {"method": "Batch FTP", "partitions": "stat-stat"}, (380, 11.62, None, {"file_io_rate": _q(400, "KB/s")})),
+    ("VSE batch FTP partitions (site)", "batch-ftp-stat-dyn", "1.3 ServPack K", 1,
+     {"method": "Batch FTP", "partitions": "stat-dyn"}, (362, 11.80, None, {})),  # +1.5 % CPU: as published
+    ("VSE batch FTP partitions (site)", "ftpbatch-stat-stat", "1.3 ServPack K", 1,
+     {"method": "FTPBATCH", "partitions": "stat-stat"}, (300, 12.55, None, {})),
+    ("VSE batch FTP partitions (site)", "ftpbatch-stat-dyn", "1.3 ServPack K", 1,
+     {"method": "FTPBATCH", "partitions": "stat-dyn"}, (290, 13.90, None, {})),  # +11 % CPU: departs from +0.6 %
+]
+VSE_TN3270_RUNS = [
+    ("sna-sd", "sna_dsw", None, 250, {"dispatcher": "standard"}, (16.70, 30, 18.30, 0.21, {})),
+    ("sna-td", "sna_dsw", None, 250, {"dispatcher": "turbo"}, (16.73, 34, 21.00, 0.22, {})),  # +15 % at 30 %
+    ("tn3270-k", "tn3270_dsw", "1.3 ServPack K", 250, {"dispatcher": "turbo"},
+     (16.62, 74, 45.60, 0.39, {"delta_cpu_per_transaction": _q(24.8, "ms")})),  # 0.17 s over SNA
+    ("tn3270-1.4", "tn3270_dsw", "1.4", 250, {"dispatcher": "turbo"},
+     (16.70, 73, 45.40, 0.23, {"delta_cpu_per_transaction": _q(24.6, "ms")})),  # overhead -1 %: departs from -7 to -13 %
+    ("tn3270-k-100", "tn3270_dsw", "1.3 ServPack K", 100, {"dispatcher": "turbo"},
+     (6.70, 31, 47.00, 0.25, {"delta_cpu_per_transaction": _q(26.0, "ms")})),  # fewer terminals, higher overhead
+]
+# transfers without TCP/IP against the document's IND$FILE and LANRES/VSE rates (L4776-L4784)
+VSE_OTHER_TRANSFERS = [("ind-file", "IND$FILE", "ind_file_transfer", 25), ("lanres", "LANRES/VSE", "lanres_transfer", 150)]
+
+
+def _vse_system(release: str | None, engines: int, product: str = "TCP/IP for VSE/ESA") -> dict:
+    system = {"platform": "VSE/ESA 2.7", "product": product, "processor_model": "9672-R24", "engines": engines}
+    return system | ({"release": release} if release else {})
+
+
+def vse_runs(day: dt.date) -> list[dict]:
+    """The site's paired TCP/IP for VSE runs of one day: FTP across releases, engines, partitions and a gateway,
+    TN3270 and SNA on both dispatchers, and two transfers without TCP/IP."""
+    runs, started = [], dt.datetime.combine(day, dt.time(9, 0))
+    for study, label, release, engines, parameters, (kb_s, cpu_s, ki_kb, extra) in VSE_FTP_RUNS:
+        results = {"throughput": _q(kb_s, "KB/s"), "transactions": 1}
+        results |= ({"cpu_time": _q(cpu_s, "s")} if cpu_s else {}) | ({"ki_per_kb": _q(ki_kb, "KI/KB")} if ki_kb else {})
+        runs.append(_base(study, label, day, started) | {
+            "system_under_test": _vse_system(release, engines), "workload": dict(VSE_FTP),
+            "parameters": {name: {"value": value} for name, value in parameters.items()},
+            "results": results | ({"extra": extra} if extra else {})})
+    for label, kind, release, users, parameters, (tps, cpu_pct, cpu_ms, response, extra) in VSE_TN3270_RUNS:
+        product = "VTAM 4.2 (SNA)" if kind == "sna_dsw" else "TCP/IP for VSE/ESA"
+        results = {"transactions_per_s": _q(tps, "1/s"), "cpu_utilization": _q(cpu_pct, "%"),
+                   "cpu_per_transaction": _q(cpu_ms, "ms"), "response_time": _q(response, "s")}
+        runs.append(_base("VSE TN3270 (site)", label, day, started) | {
+            "system_under_test": _vse_system(release, 1, product),
+            "workload": VSE_TN3270 | {"transaction_type": kind, "users": users},
+            "parameters": {name: {"value": value} for name, value in parameters.items()},
+            "results": results | ({"extra": extra} if extra else {})})
+    for label, method, kind, kb_s in VSE_OTHER_TRANSFERS:
+        runs.append(_base("VSE transfers without TCP/IP (site)", label, day, started) | {
+            "system_under_test": _vse_system(None, 1, method),
+            "workload": {"transaction_type": kind, "bytes_per_transaction": _q(1048576, "bytes")},
+            "parameters": {"method": {"value": method}}, "results": {"throughput": _q(kb_s, "KB/s"), "transactions": 1}})
+    return runs
+
+
 def write_jsonl(path: Path, records: list[dict]) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
 
@@ -204,7 +289,7 @@ def generate(out: Path, start: dt.date, days: int, seed: int, forms: list[str],
             written.append(landed(path, day))
     last_day = start + dt.timedelta(days=days - 1)  # the files that collect every day's runs land after it
     if "jsonl" in forms:
-        for name, records in (("appc_tuning.jsonl", appc), ("tn3270.jsonl", tn)):
+        for name, records in (("appc_tuning.jsonl", appc), ("tn3270.jsonl", tn), ("vse_tcpip.jsonl", vse_runs(start))):
             write_jsonl(out / name, records)
             written.append(landed(out / name, last_day))
     if "csv" in forms:

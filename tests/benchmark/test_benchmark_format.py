@@ -277,7 +277,7 @@ def test_generator_is_deterministic_and_its_files_load_cleanly(tmp_path):
     second = generate_benchmark.generate(tmp_path / "b", generate_benchmark.DEMO_START, 2, 7, list(generate_benchmark.FORMS))
     assert [p.name for p in first] == [p.name for p in second] == [
         "appc_tuning.jsonl", "os2lab__aping__20260202T160000.txt", "os2lab__aping__20260203T160000.txt",
-        "tn3270.jsonl", "vtam_bulk.csv"]
+        "tn3270.jsonl", "vse_tcpip.jsonl", "vtam_bulk.csv"]
     assert all(a.read_bytes() == b.read_bytes() for a, b in zip(first, second))
 
     home = Home(tmp_path / "home").create()
@@ -286,8 +286,9 @@ def test_generator_is_deterministic_and_its_files_load_cleanly(tmp_path):
     con = duckdb.connect(str(home.db_path), read_only=True)
     try:
         counts = dict(con.execute("select source_format, count(*) from raw.benchmark_runs group by 1").fetchall())
-        # per day: 2 APPC + 1 TN3270 (jsonl), 6 file sizes x 2 ends (csv), 3 APING invocations
-        assert counts == {"jsonl": 6, "csv": 24, "aping": 6}
+        # per day: 2 APPC + 1 TN3270 (jsonl), 6 file sizes x 2 ends (csv), 3 APING invocations; once, the 20
+        # paired TCP/IP for VSE runs (jsonl)
+        assert counts == {"jsonl": 6 + 20, "csv": 24, "aping": 6}
         # seed 003's identity holds for the generated VTAM runs: CPU s/byte = 3 x CPU % / throughput
         worst = con.execute(
             "select max(abs(cpu_s_per_byte / (sut_engines * cpu_pct / 100 / throughput_bytes_per_s) - 1)) "

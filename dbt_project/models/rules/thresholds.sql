@@ -14,7 +14,5 @@ select
     title as rule,
     source
 from {{ ref('rules_catalogue') }}
--- a diagnostic rule a diagnostic model compares with a limit is read the same way
-where (kind in ('threshold', 'selection') or evaluated_by in ('{{ limit_diagnostic_models() | join("', '") }}'))
-    and evaluated_by is not null
-    and evaluated_by not in ('{{ band_rule_models() | join("', '") }}')
+-- a diagnostic rule a diagnostic model compares with a limit is read the same way (compares_its_own_limit)
+where {{ compares_its_own_limit() }}

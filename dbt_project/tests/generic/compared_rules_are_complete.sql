@@ -1,5 +1,5 @@
 {#- Fails for every rule of the catalogue that cannot be run as written: a threshold or selection rule
-    (or a diagnostic rule a diagnostic model compares) without its system, entity, command, metric,
+    (or a diagnostic rule a diagnostic model compares: compares_its_own_limit()) without its system, entity, command, metric,
     operator or limit; a configuration rule with a metric
     but no operator or limit (config_checks compares it); a rule_id without exactly one default row. -#}
 {% test compared_rules_are_complete(model) %}
@@ -15,9 +15,7 @@ from defaults
 union all
 select rule_id, 'threshold or selection rule without what it compares' as problem
 from {{ model }}
-where (kind in ('threshold', 'selection') or evaluated_by in ('{{ limit_diagnostic_models() | join("', '") }}'))
-    and evaluated_by is not null
-    and evaluated_by not in ('{{ band_rule_models() | join("', '") }}')
+where {{ compares_its_own_limit() }}
     and (system_name is null or entity is null or source_command is null or metric is null
         or operator is null or {{ adapter.quote('limit') }} is null)
 union all

@@ -11,7 +11,8 @@
     whose limit such a model compares): rpt_rule_status counts their rows as the rule's evaluations and
     findings. -#}
 {% macro diagnostic_models() %}
-    {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations']) }}
+    {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations',
+                                           'rpt_benchmark_single_session']) }}
 {% endmacro %}
 
 {#- The diagnostic models that compare a rule's metric with its limit from the rules catalogue (the model

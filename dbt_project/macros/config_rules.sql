@@ -68,6 +68,9 @@
     '000-R02': {
         'needs': ['mode_name', 'cos_name'], 'value': 'null', 'limit': 'null',
         'fired': "mode_name_text like '#batch%' and cos_name_text in ('#inter', '#intersc')"},
+    '000-R03': {
+        'needs': ['ru_size', 'dlc_frame_size'], 'value': 'ru_size', 'limit': 'dlc_frame_size',
+        'fired': 'ru_size > dlc_frame_size and dlc_frame_size > 0 and ru_size % dlc_frame_size <> 0'},
     '000-R05': {
         'needs': ['ru_size', 'dlc_frame_size', 'network_type'], 'value': 'ru_size', 'limit': 'dlc_frame_size - header_bytes',
         'fired': 'header_bytes = 29 and ' ~ ru_multiple},
@@ -163,6 +166,9 @@
     '000-R51': {
         'needs': ['t2timer', 'network_type'], 'value': t2timer_window, 'limit': '16',
         'fired': "network_type_text like '%subarea%' and " ~ t2timer_window ~ ' < 16'},
+    '000-R59': {
+        'needs': ['appl_modetab', 'pu_modetab'], 'value': 'null', 'limit': 'null',
+        'fired': 'appl_modetab_text <> pu_modetab_text'},
     '000-F12': {
         'needs': ['iobuf', 'unitsz'], 'reads': ['maxdata', 'maxtsl'], 'value': 'iobuf', 'limit': 'unitsz',
         'fired': 'iobuf is not null and unitsz is not null and (iobuf <> unitsz or unitsz <> 4000 '

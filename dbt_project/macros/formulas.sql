@@ -38,6 +38,11 @@
         ('ncp_ack_window', '000-F14', 'frames', 'the window NCP acknowledges by: W of T2TIMER = (T1, T2, W) on a subarea '
          'link; on a peripheral link 2 when T2TIMER is coded, else 1 (L877-L882)', 'subarea w t2timer_coded',
          'subarea * w + (1 - subarea) * (1 + t2timer_coded)'),
+        ('ncp_slowdown', '000-F13', 'flag', 'NCP enters slow down (1) when the share of its memory free for new data is '
+         'at or below SLODOWN % (L817)', 'slodown free_pct', 'case when free_pct <= slodown then 1 else 0 end'),
+        ('pacing_responses', '000-F15', 'pacing responses', 'fixed pacing: one pacing response per window of RUs, so '
+         'RUs / window whole windows; a sender stops at its send window until the response comes (L361-L364)',
+         'rus window_rus', 'floor(rus / window_rus)'),
         ('iobuf_nlp_room_bytes', '003-F4.5', 'bytes', 'room left for the HPR header when two IOBUFs share one NLP = '
          'NLP size - 2 x IOBUF (L632-L637)', 'nlp_bytes iobuf_bytes', 'nlp_bytes - 2 * iobuf_bytes'),
         ('tcp_payload_bytes', '004-aF3', 'bytes', 'largest unfragmented TCP payload = MSS + 40 - (size of TCP + IP headers)',

@@ -408,6 +408,17 @@ def _ru_multiple(v: Values, network: str):
                  f"RU {_fmt(ru)} in {_fmt(frame)}-byte frames", f"a multiple of frame - {header} = {_fmt(room)} bytes")
 
 
+def _ru_frame_multiple(v: Values):
+    """L304 read literally: an RU larger than its frame an integer multiple of the DLC frame size, so that no small
+    trailing frame is sent. L310-L312 refine the multiple to frame - SNA header (R05, R06): an RU can pass one
+    reading and break the other (8,000 in 4,000-byte frames is two frames by L304, three segments by L312)."""
+    ru, frame = _n(v, "ru_size"), _n(v, "dlc_frame_size")
+    if ru is None or frame is None:
+        return []
+    return _when(ru > frame > 0 and ru % frame != 0, "warn", "RU size, DLC frame size",
+                 f"RU {_fmt(ru)} in {_fmt(frame)}-byte frames", f"an integer multiple of the frame: {_fmt(frame)} bytes")
+
+
 def _ru_unsegmented(v: Values):
     ru, frame = _n(v, "ru_size"), _n(v, "dlc_frame_size")
     if ru is None or frame is None:
@@ -622,6 +633,14 @@ def _channel_pu(v: Values):
                  "above their default 1")
 
 
+def _same_modetab(v: Values):
+    """L963: the VTAM application (CICS, APPC/MVS) and the PU connecting to VTAM (NS/DOS, SNA Services/6000)
+    defined with the same mode table."""
+    appl, pu = _t(v, "appl_modetab"), _t(v, "pu_modetab")
+    return _when(appl != pu, "warn", "MODETAB of the APPL and of the PU", f"APPL {appl.upper()}, PU {pu.upper()}",
+                 "the same mode table for the application and the PU connecting to VTAM")
+
+
 # The checks that are more than one comparison, by the rule_id of their row in the rules catalogue, with the
 # canonical keys that must all be set for the rule to apply.
 CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str, str, str]]]]] = {
@@ -640,6 +659,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "002-F20": ((), _adapter_queues),  # the same queues as the formula section states them (L808, L921)
     "002-sdlc-timer": (("repoll_timeout", "link_speed", "dlc_frame_size"), _sdlc_timer),
     "000-R02": (("mode_name", "cos_name"), _cos_priority),
+    "000-R03": (("ru_size", "dlc_frame_size"), _ru_frame_multiple),
     "000-R05": (("ru_size", "dlc_frame_size", "network_type"), lambda v: _ru_multiple(v, "subarea")),
     "000-R06": (("ru_size", "dlc_frame_size"), lambda v: _ru_multiple(v, "APPN")),
     "000-R07": (("ru_size",), _bulk_ru),
@@ -673,6 +693,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "000-R30": (("ru_size", "_sna6000"), _sna6000_ru),
     "000-R61": (("dlc_frame_size", "partner", "_nsdos"), _nsdos_frame),
     "000-R51": (("t2timer", "network_type"), _t2timer_subarea),
+    "000-R59": (("appl_modetab", "pu_modetab"), _same_modetab),
     "000-F12": (("iobuf", "unitsz"), _other_equalities),
     "002-R29": (("cuaddr",), _channel_pu),
     "004-aR9": (("max_segment", "link_mtu"), _vse_max_segment),

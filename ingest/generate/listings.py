@@ -24,7 +24,8 @@
 * ``SYSA`` (z/OS with VTAM and an NCP): HPR without MPC+ and an IOBUF of 3992 (seed 003: too big for two in
   an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU, on a TIC2;
 * ``SYSA``'s local SNA major node (VTAM definition statements): the PU of the channel-attached RS/6000 with
-  DELAY 0 (seed 002 L1071) but MAXBFRU and VPACING at VTAM's default 1 (L1067, L1079);
+  DELAY 0 (seed 002 L1071) but MAXBFRU and VPACING at VTAM's default 1 (L1067, L1079), and a mode table
+  AIXMODES where APPC/MVS's APPL (seed 000 L916-L920, after it in the same listing) uses TUNEMODE (L963: the same);
 * ``VSE1`` (TCP/IP for VSE): its IPINIT member's SET values and DEFINEs (seed 004): REUSE_SIZE 5 (below the
   default 10, more GETVIS/FREEVIS), ARP_TIME 6000 (20 s, below the 90000 default), RECORD left ON, 20 TELNETD
   buffers with no POOL=YES daemon and MAX_SEGMENT 32684 over a 1500-byte MTU break rules; ALL_BOUND,
@@ -137,12 +138,18 @@ VTAM_NCP = [  # (node, parameter, value, unit): SYSA's VTAM start options and mo
     ("NCP", "TIC", "TIC2", ""),
 ]
 # SYSA's local SNA major node for the channel-attached RS/6000 (seed 002 L1065-L1081): DELAY 0 as advised, but
-# MAXBFRU and VPACING left at VTAM's default 1; the continuation mark in column 72, as VTAM definitions are coded
+# MAXBFRU and VPACING left at VTAM's default 1; then its application major node with APPC/MVS's APPL as seed 000
+# prints it (L916-L920, mode table TUNEMODE), while the RS/6000's PU names a mode table of its own (L963: the
+# same one for both). The continuation mark in column 72, as VTAM definitions are coded
 VTAM_LOCAL = [
     "* SYSA: LOCAL SNA MAJOR NODE OF THE CHANNEL-ATTACHED RS/6000",
     "LOCAIX   VBUILD TYPE=LOCAL",
     f"{'AIXPU    PU    CUADDR=E20,PUTYPE=2,XID=YES,DELAY=0,PACING=7,':<71}X",
-    "               MAXBFRU=1,VPACING=1",
+    "               MAXBFRU=1,VPACING=1,MODETAB=AIXMODES",
+    "* SYSA: APPLICATION MAJOR NODE OF APPC/MVS",
+    "APPCMVS  VBUILD TYPE=APPL",
+    f"{'TOMVSAP  APPL  ACBNAME=TOMVSAP,APPC=YES,MODETAB=TUNEMODE,VPACING=32,':<71}X",
+    "               DLOGMOD=#INTER",
 ]
 VSE_SET = [  # what VSE1's IPINIT member SETs, in the form of seed 004's IPINIT example (L3085-L3121)
     ("ALL_BOUND", 30000), ("ARP_TIME", 6000), ("PULSE_TIME", 18000), ("REUSE_SIZE", 5), ("MAX_SEGMENT", 32684),

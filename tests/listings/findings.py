@@ -4,6 +4,7 @@ the mart against config_checks on the settings the warehouse holds of every list
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from pathlib import Path
 from typing import Callable
@@ -42,8 +43,10 @@ def assert_mart_finds_what_config_checks_finds(db, listings: int, not_in_sql: se
     evaluations = by_listing(db, "select * from marts.rpt_config_findings")
     assert len(settings) == listings
     for name, rows in settings.items():
+        # the canonical name the parser gave (a VTAM MODETAB's is its statement's), not one derived again
         findings, applied = config_checks.evaluate(
-            [config_checks.setting(r["node"], r["parameter"], r["value_text"], r["unit"], r["line_number"]) for r in rows])
+            [replace(config_checks.setting(r["node"], r["parameter"], r["value_text"], r["unit"], r["line_number"]),
+                     key=r["parameter_key"]) for r in rows])
         fired = Counter((r["rule_id"], r["node"]) for r in evaluations.get(name, []) if r["fired"])
         assert fired == Counter((f.rule_id, f.node) for f in findings), name
         evaluated = {r["rule_id"] for r in evaluations.get(name, [])}

@@ -18,6 +18,9 @@ from read_only_db import dict_rows
 CASES = {
     # L294: a bulk mode on a MEDIUM or LOW priority class of service; #BATCH is a good mode (L296)
     "000-R02": ([("MODE_NAME", "#BATCH"), ("COS_NAME", "#INTER")], [("MODE_NAME", "#BATCH"), ("COS_NAME", "#BATCH")]),
+    # L304 read literally: an RU larger than the frame, a whole number of frames (Figure 7's 4000-byte frame, L1169:
+    # 8,000 is two, 8,192 two and a small third)
+    "000-R03": ([("RU size", "8192"), ("DLC frame size", "4000")], [("RU size", "8000"), ("DLC frame size", "4000")]),
     # L310-L311: an RU larger than the frame, a multiple of frame - 29 in subarea (2 x 3971) ...
     "000-R05": ([("network type", "subarea"), ("RU size", "8192"), ("DLC frame size", "4000")],
                 [("network type", "subarea"), ("RU size", "7942"), ("DLC frame size", "4000")]),
@@ -76,6 +79,9 @@ CASES = {
     # L888: a subarea connection's W from 16: Figure 7's BUILD T2TIMER (1,1,8) (L1159) on a subarea link, (1,3,16)
     "000-R51": ([("network type", "subarea"), ("T2TIMER", "(1,1,8)")],
                 [("network type", "subarea"), ("T2TIMER", "(1,3,16)")]),
+    # L963: the APPL (TOMVSAP's TUNEMODE, L918-L922) and the PU connecting to VTAM with the same mode table
+    "000-R59": ([("APPL MODETAB", "TUNEMODE"), ("PU MODETAB", "AIXMODES")],
+                [("APPL MODETAB", "TUNEMODE"), ("PU MODETAB", "TUNEMODE")]),
     # L1271-L1273: OS/2's Max DLC RU mid-plateau, 7168 (Figure 9's default 1024, L1336)
     "000-R60": ([("Max DLC RU", "1024")], [("Max DLC RU", "7168")]),
     # L1273: NS/DOS's frame maximised for file transfer with OS/2 (Figure 10's default 256 and tuned 16393, L1352)
@@ -187,8 +193,9 @@ def test_the_demo_appc_listings_break_the_rules_they_were_written_to_break(db):
         DEMO[2]: [("000-R53", "SYSA"), ("003-VT-TP-05", "SYSA")],
         # 8,192-byte RUs in 4,000-byte subarea frames: 3 segments of 3,971 bytes, the last 6 % full
         # (seed 002's restatement of the rule, 002-R26, judges CS/AIX nodes only: NCP1's finding is counted once);
-        # T2TIMER (1,3,8): a subarea connection's acknowledgement window below the 16 L888 starts at
-        DEMO[3]: [("000-R05", "NCP1"), ("000-R51", "NCP1"), ("000-ru-fits-frame", "NCP1")],
+        # T2TIMER (1,3,8): a subarea connection's acknowledgement window below the 16 L888 starts at; 8,192 is no
+        # whole number of 4,000-byte frames either (L304 read literally)
+        DEMO[3]: [("000-R03", "NCP1"), ("000-R05", "NCP1"), ("000-R51", "NCP1"), ("000-ru-fits-frame", "NCP1")],
     }
     quiet = {(r["rule_id"], r["node"]) for name in DEMO for r in evaluations[name] if not r["fired"]}
     assert {("000-R02", "OS2A/#BATCH"), ("000-R20", "OS2A/#INTER"), ("000-R22", "OS2A/#BATCH"),

@@ -72,14 +72,14 @@ def test_seed_000_appendix_b_tuned_values_pass_every_rule_and_its_defaults_break
         ("000-R26", "OS/2", 4, 2), ("000-R61", "DOS", 256, 16393)])
 
 
-def test_the_demo_listings_evaluate_60_configuration_rules(db):
-    # the 73 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
+def test_the_demo_listings_evaluate_62_configuration_rules(db):
+    # the 75 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
     # T2TIMER rule: those are evaluated on ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py);
     # and less seed 001's READLINK cache rules, on ingest.generate.peek's displays (tests/listings/test_peek_expedited.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 73 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+    assert len(rows) == 75 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
                                                     "000-R34", "000-R35", "000-R39", "000-R40", "000-R51",
                                                     "001-aF12", "001-aF13"}
 
@@ -107,6 +107,8 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     assert {r["rule_id"]: r["fired"] for r in csaix if r["node"] == "aix01-aix02"} == {
         "002-R15": True, "002-R16": False, "002-R26": True, "002-receive-window-ncp": False, "002-F14": False,
         "000-ru-fits-frame": True, "000-R06": True, "000-R07": False, "000-R21": False,
+        # and L304 read literally: 4,096 is no whole number of 4,000-byte frames
+        "000-R03": True,
         # seed 000's DLC window rules: 32 both ways is large and alike
         "000-R13": False, "000-R17": False}
     # aix01's 16:8 windows are seed 002's best ratio (L768): on CS/AIX R13 sees no asymmetry
@@ -122,6 +124,8 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
     # the channel-attached RS/6000's PU: DELAY 0, but MAXBFRU and VPACING at VTAM's default 1 (seed 002 L1067, L1079)
     local = {r["rule_id"]: (r["value"], r["fired"]) for r in evaluations["SYSA__vtam-local__20260105T060000.out"]}
     assert local["002-R29"] == (1, True) and local["000-delay-0"] == (0, False)
+    # its PU's mode table AIXMODES, APPC/MVS's APPL's TUNEMODE (seed 000 L918-L922): L963 wants the same one
+    assert local["000-R59"] == (None, True)
     vse = {r["rule_id"]: (r["value"], r["limit_value"], r["fired"])
            for r in evaluations["VSE1__ipinit__20260105T060000.out"]}
     # REUSE_SIZE 5 < 10, ARP_TIME 6000 < 90000, MAX_SEGMENT 32684 > 1500 - 40, RECORD ON, 20 TELNETD buffers

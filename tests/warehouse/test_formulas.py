@@ -203,7 +203,7 @@ def test_each_formula_row_of_the_catalogue_it_names_is_evaluated_by_its_cases(co
     for r in results.values():
         for rule_id in r["rule_ids"].split(";"):
             cases_per_rule[rule_id] += 1
-    assert set(cases_per_rule) == implemented and len(implemented) == 88
+    assert set(cases_per_rule) == implemented and len(implemented) == 90
     status = {r["rule_id"]: r for r in dict_rows(con, f"select * from marts.rpt_rule_status where evaluated_by = '{MODEL}'")}
     assert {rule_id: (r["kind"], r["status"], r["evaluations"]) for rule_id, r in status.items()} == \
         {rule_id: ("formula", "evaluated", n) for rule_id, n in cases_per_rule.items()}

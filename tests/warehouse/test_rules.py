@@ -207,6 +207,12 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
         "000-R26": ("configuration", 2, 1), "000-R27": ("configuration", 2, 1), "000-R30": ("configuration", 2, 1),
         "000-R31": ("configuration", 2, 1), "000-R51": ("configuration", 1, 1), "000-R60": ("configuration", 2, 1),
         "000-R61": ("configuration", 2, 1),
+        # L304 read literally on the nodes R06 reads (aix01-aix02's 4,096 and NCP1's 8,192 in 4,000-byte frames); L963
+        # on SYSA's VTAM definitions (the RS/6000's PU on AIXMODES, APPC/MVS's APPL on TUNEMODE); L145 on the site's
+        # APPC runs compared with Appendix A (the last day's tuned run over 4 sessions); SLODOWN 6 at 6 % free (L817)
+        # and MachineA's windows of 8 and 63 (L361-L364)
+        "000-R03": ("configuration", 7 + 2, 2), "000-R59": ("configuration", 1, 1), "000-R63": ("diagnostic", 6, 1),
+        "000-F13": ("formula", 1, None), "000-F15": ("formula", 2, None),
     }
     everything = rules(capsys, demo_home)
     by_document: dict[str, list[int]] = {}
@@ -217,7 +223,7 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
     # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
     # check of rpt_capacity_baseline_summary
-    assert by_document == {"000": [20, 59], "001": [31, 63], "002": [11, 39], "003": [4, 12], "004": [20, 75],
+    assert by_document == {"000": [15, 64], "001": [31, 63], "002": [11, 39], "003": [4, 12], "004": [20, 75],
                            "formats": [0, 7]}
 
 
@@ -235,9 +241,11 @@ def test_a_rule_not_evaluable_says_which_input_is_missing(demo_home, capsys):
     (rule,) = [r for r in rules(capsys, demo_home, "--doc", "000", "--kind", "threshold", "--status", "not evaluable")
                if r["rule_id"] == "000-R37"]
     assert rule["lines"] == "L736" and rule["evaluations"] == 0 and rule["findings"] is None
-    assert rule["reason"] == ("needs obs.adapter_utilization_pct, interactive workload: an observed pacing window or "
-                              "adapter utilization (APPNPACE, APPNT/APPNF, Performance Tools/400): no capture of "
-                              "them is parsed")
+    assert rule["reason"] == ("needs obs.adapter_utilization_pct of an adapter carrying interactive work: AS/400 "
+                              "Performance Tools/400's IOP utilization (L736): not parsed; the interface byte rates the "
+                              "warehouse has (fct_interface_interval) have no adapter speed beside them, and no capture "
+                              "says which adapter carries interactive rather than bulk work (the 60 % is for "
+                              "interactive work only)")
     assert rule["words"].startswith("- For interactive environments, the adapter utilization should be kept under 60%")
     assert cli.main(["--home", str(demo_home.root), "rules", "--doc", "004", "--status", "not evaluable"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "20 rules: 0 evaluated, 20 not evaluable"

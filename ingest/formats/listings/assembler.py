@@ -18,13 +18,16 @@ line when column 72 is not blank (the assembler's continuation) or its operands 
 options); columns 72-80 are never operands. Lines starting with ``*`` are comments.
 
 Output: one row of ``raw.parameter_listings`` per operand, the keyword as the parameter, on the line it is
-printed. An operand without ``=`` (a positional operand, a damaged line) is rejected with its line; the other
+printed. A keyword whose meaning depends on its statement has that statement in its canonical name
+(``STATEMENT_KEYS``): MODETAB on an APPL statement is ``appl_modetab``, on a PU ``pu_modetab`` (seed 000 L963
+wants the two alike: ``000-R59``). An operand without ``=`` (a positional operand, a damaged line) is rejected with its line; the other
 operands load. The node is the file's (``reader``): the parameters of all statements are one node's, the first
 of a keyword set twice (two LINE statements) is the one the rules read.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ingest.formats.capture import MAX_LINE_CHARS
@@ -37,6 +40,9 @@ NAME = r"[A-Z@#$][A-Z0-9@#$+]*"
 STATEMENT = re.compile(rf"^(?:{NAME}=|(?:{NAME})?\s+[A-Z]{{2,8}}\s+{NAME}=)")
 CONTINUED = re.compile(rf"^\s+{NAME}=")  # a continuation line, as its statement's sniff counts it
 OPERAND = re.compile(rf"^(?P<name>{NAME})=(?P<value>.*)$", re.S)
+OPERATION = re.compile(rf"^(?:{NAME})?\s+(?P<operation>[A-Z]{{2,8}})\s+(?={NAME}=)")
+# (operation, keyword) -> canonical name: the mode table of a VTAM application and of a PU (seed 000 L916-L922, L963)
+STATEMENT_KEYS = {("APPL", "MODETAB"): "appl_modetab", ("PU", "MODETAB"): "pu_modetab"}
 
 
 def _operand_field(text: str) -> tuple[str, int]:
@@ -79,7 +85,7 @@ class AssemblerListing(LineListing):
         return matched >= 2 and 2 * matched >= len(lines)
 
     def settings(self, text: str, node: str) -> Parsed:
-        continuing = False
+        continuing, operation = False, None
         for number, raw in enumerate(text.replace("\r", "").split("\n"), start=1):
             if len(raw) > MAX_LINE_CHARS:
                 yield number, f"expected a statement line of at most {MAX_LINE_CHARS:,} characters, found {len(raw):,}"
@@ -93,8 +99,8 @@ class AssemblerListing(LineListing):
             if continuing:
                 start = code.lstrip()
             elif STATEMENT.match(code):
-                head = re.match(rf"^(?:{NAME})?\s+[A-Z]{{2,8}}\s+(?={NAME}=)", code)
-                start = code[head.end():] if head else code
+                head = OPERATION.match(code)
+                start, operation = (code[head.end():], head["operation"]) if head else (code, None)
             else:
                 yield number, f"expected a statement (label, operation, KEYWORD=value operands), found {code.strip()[:80]!r}"
                 continuing = False
@@ -108,9 +114,16 @@ class AssemblerListing(LineListing):
                 if not operand:
                     continue
                 m = OPERAND.match(operand)
-                yield number, (setting(node, m["name"], m["value"], None, number) if m
+                yield number, (_setting(node, operation, m["name"], m["value"], number) if m
                                else f"expected {self.expected}, found {operand[:80]!r}")
             continuing = marked or field.endswith(",")
+
+
+def _setting(node: str, operation: str | None, keyword: str, value: str, line: int):
+    """The operand's setting, its canonical name the statement's own where STATEMENT_KEYS names one."""
+    got = setting(node, keyword, value, None, line)
+    key = STATEMENT_KEYS.get((operation or "", keyword))
+    return dataclasses.replace(got, key=key) if key else got
 
 
 PARSER = AssemblerListing()

@@ -85,6 +85,10 @@ ALIASES = {
     "nlp_size": ["nlp size", "nlp_size"],
     # a mode and its class of service: CM/2's MODE_NAME and COS_NAME, the AS/400's MODD and COS, VTAM's LOGMODE and COS
     "mode_name": ["mode_name", "mode name", "modd", "logmode"],
+    # the mode table of a VTAM application (APPL MODETAB) and of the PU connecting to VTAM (PU MODETAB): seed 000
+    # L963 wants them the same (the VTAM definitions parser names MODETAB by its statement)
+    "appl_modetab": ["appl modetab", "appl_modetab", "application mode table"],
+    "pu_modetab": ["pu modetab", "pu_modetab", "pu mode table"],
     "cos_name": ["cos_name", "cos", "class of service"],
     # GUARDIAN 90's message cache buffers a CPU is allowed: SYSGEN's clause and PEEK's label (seed 001 L774, L808)
     "expedited_request_buffers": ["expedited_request_buffers", "expedited request transmission buffers"],

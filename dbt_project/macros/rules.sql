@@ -11,14 +11,24 @@
     whose limit such a model compares): rpt_rule_status counts their rows as the rule's evaluations and
     findings. -#}
 {% macro diagnostic_models() %}
-    {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations']) }}
+    {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations',
+                                           'rpt_process_minimum_activity']) }}
 {% endmacro %}
 
 {#- The diagnostic models that compare a rule's metric with its limit from the rules catalogue (the model
     thresholds); the others decide their finding themselves (rpt_capacity_baseline_summary: the baseline
-    model off by more than 5 %) and their rules name no metric. -#}
+    model off by more than 5 %; rpt_process_minimum_activity: the hours King's filters select) and their
+    rules name no metric. -#}
 {% macro limit_diagnostic_models() %}
-    {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression']) }}
+    {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression',
+               'rpt_cpu_balance', 'rpt_workload_concentration']) }}
+{% endmacro %}
+
+{#- The diagnostic models that decide their finding themselves (diagnostic_models() but not
+    limit_diagnostic_models()): a threshold or selection rule they evaluate names nothing for the threshold
+    marts to compare (King's minimum activity of rpt_process_minimum_activity). -#}
+{% macro self_deciding_models() %}
+    {{ return(diagnostic_models() | reject('in', limit_diagnostic_models()) | list) }}
 {% endmacro %}
 
 {#- What rpt_app_diagnostics compares (Glasstone 1986, Table 1), as (entity, metric, the model's CTE that
@@ -49,4 +59,21 @@
 {% macro rule_evaluators() %}
     {{ return(['rpt_threshold_exceptions', 'rpt_busy_process', 'rpt_process_activity', 'config_checks']
               + formula_models() + diagnostic_models() + band_rule_models()) }}
+{% endmacro %}
+
+{#- Every row of `measured` (system_name, metric, metric_value and its keys) compared with the rules of
+    `entity` on that metric, fired or not: the rows of a diagnostic model of limit_diagnostic_models()
+    whose rules name no more than a metric (rpt_cpu_balance, rpt_workload_concentration). -#}
+{% macro rule_evaluations(measured, entity) %}
+select
+    measured.*,
+    rules.rule_id,
+    rules.rule,
+    rules.operator,
+    rules.limit_value,
+    coalesce({{ crosses('measured.metric_value', 'rules.operator', 'rules.limit_value') }}, false) as fired
+from {{ measured }} as measured
+inner join ({{ effective_thresholds(entity, measured) }}) as rules
+    on rules.system_name = measured.system_name
+    and rules.metric = measured.metric
 {% endmacro %}

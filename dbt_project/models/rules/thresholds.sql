@@ -18,3 +18,5 @@ from {{ ref('rules_catalogue') }}
 where (kind in ('threshold', 'selection') or evaluated_by in ('{{ limit_diagnostic_models() | join("', '") }}'))
     and evaluated_by is not null
     and evaluated_by not in ('{{ band_rule_models() | join("', '") }}')
+    -- a selection a diagnostic model decides itself (King's minimum activity) names no metric to compare
+    and evaluated_by not in ('{{ self_deciding_models() | join("', '") }}')

@@ -18,6 +18,7 @@ from {{ model }}
 where (kind in ('threshold', 'selection') or evaluated_by in ('{{ limit_diagnostic_models() | join("', '") }}'))
     and evaluated_by is not null
     and evaluated_by not in ('{{ band_rule_models() | join("', '") }}')
+    and evaluated_by not in ('{{ self_deciding_models() | join("', '") }}')
     and (system_name is null or entity is null or source_command is null or metric is null
         or operator is null or {{ adapter.quote('limit') }} is null)
 union all

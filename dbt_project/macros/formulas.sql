@@ -98,6 +98,18 @@
          'edr_kb_s reduction', 'edr_kb_s * (1 - reduction)'),
         ('many_members_cpu_s', '004-bR32', 's', 'CPU time for 10 x 1M members instead of 1 x 10M = CPU time x (1 + up to 5 %)',
          'cpu_s increase', 'cpu_s * (1 + increase)'),
+        ('cycles_per_instruction', '001-aF31', 'cycles', 'total cycles per instruction = cycles with 100 % hits + '
+         'cache-miss penalty + PTC-miss penalty + pauses (Table 2)', 'base_cpi cache_miss_penalty ptc_miss_penalty pauses',
+         'base_cpi + cache_miss_penalty + ptc_miss_penalty + pauses'),
+        ('cache_miss_penalty_cycles', '001-aF31', 'cycles', 'cache-miss penalty per instruction = (data reads x data '
+         'miss rate + code reads x code miss rate) x cache miss time (Table 2)',
+         'data_reads data_hit_pct code_reads code_hit_pct miss_cycles',
+         '(data_reads * (100 - data_hit_pct) + code_reads * (100 - code_hit_pct)) / 100 * miss_cycles'),
+        ('first_merge_runs', '001-aF23', 'runs', 'runs the first merge takes so that one more merge of a full '
+         'tournament finishes = runs - tournament + 1', 'runs tournament', 'runs - tournament + 1'),
+        ('tandem_timestamp_48', '001-bF9', 'TIMESTAMP-TIME units', 'Julian microseconds to the 48-bit timestamp '
+         'TIMESTAMP-TIME reads: ((JTS - 211024440000000000) / 10000) x 65536', 'jts',
+         '(jts - 211024440000000000) / 10000 * 65536'),
     ] %}
     {%- do one_rule_formulas.append({'formula': name, 'rule_ids': [rule_id], 'unit': unit, 'words': words,
                                'inputs': inputs.split(' '), 'expression': expression}) %}

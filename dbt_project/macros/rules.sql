@@ -14,16 +14,16 @@
 {% macro diagnostic_models() %}
     {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations',
                                            'rpt_aix_host_memory', 'rpt_paging_space', 'rpt_vse_stack_repeats',
-                                           'rpt_benchmark_single_session']) }}
+                                           'rpt_benchmark_single_session', 'rpt_process_minimum_activity']) }}
 {% endmacro %}
 
 {#- The diagnostic models that compare a rule's metric with its limit from the rules catalogue (the model
     thresholds); the others decide their finding themselves (rpt_capacity_baseline_summary: the baseline
-    model off by more than 5 %; rpt_vse_stack_repeats: the limit of the rule a repeat restates) and their
-    rules name no metric. -#}
+    model off by more than 5 %; rpt_vse_stack_repeats: the limit of the rule a repeat restates;
+    rpt_process_minimum_activity: the hours King's filters select) and their rules name no metric. -#}
 {% macro limit_diagnostic_models() %}
     {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression',
-               'rpt_vse_benchmark_pairs', 'rpt_vse_ftp_rates']) }}
+               'rpt_vse_benchmark_pairs', 'rpt_vse_ftp_rates', 'rpt_cpu_balance', 'rpt_workload_concentration']) }}
 {% endmacro %}
 
 {#- What rpt_app_diagnostics compares (Glasstone 1986, Table 1), as (entity, metric, the model's CTE that
@@ -67,3 +67,20 @@
     and (evaluated_by in ('{{ limit_diagnostic_models() | join("', '") }}')
         or evaluated_by not in ('{{ diagnostic_models() | join("', '") }}'))
 {%- endmacro %}
+
+{#- Every row of `measured` (system_name, metric, metric_value and its keys) compared with the rules of
+    `entity` on that metric, fired or not: the rows of a diagnostic model of limit_diagnostic_models()
+    whose rules name no more than a metric (rpt_cpu_balance, rpt_workload_concentration). -#}
+{% macro rule_evaluations(measured, entity) %}
+select
+    measured.*,
+    rules.rule_id,
+    rules.rule,
+    rules.operator,
+    rules.limit_value,
+    coalesce({{ crosses('measured.metric_value', 'rules.operator', 'rules.limit_value') }}, false) as fired
+from {{ measured }} as measured
+inner join ({{ effective_thresholds(entity, measured) }}) as rules
+    on rules.system_name = measured.system_name
+    and rules.metric = measured.metric
+{% endmacro %}

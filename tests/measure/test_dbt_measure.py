@@ -286,6 +286,19 @@ def test_process_activity_per_transaction_and_io(db):
     assert (round(po15a["io_per_trans"], 1), po15a["io_per_trans_outside_oltp_band"]) == (2.9, True)
 
 
+def test_the_oltp_band_as_one_rule_counts_the_servers_outside_it(db):
+    # L2264, "between 5 and 20 file I/Os" (001-b6.4-8): Fig. 3's OLTP servers, GL07C's 13.2 inside the band and
+    # PO15A's 2.9 below it, whichever side a server crosses
+    servers = rows(db, "select program_file_name, io_per_trans_outside_oltp_band as outside "
+                       "from marts.rpt_process_activity where is_oltp_server")
+    status = one(db, "select * from marts.rpt_rule_status where rule_id = '001-b6.4-8'")
+    assert (status["status"], status["evaluations"], status["findings"]) == (
+        "evaluated", len(servers), sum(r["outside"] for r in servers))
+    assert sorted((r["program_file_name"], r["outside"]) for r in servers) == [
+        ("$SYSTEM.PRODOBJ.GL07C", False), ("$SYSTEM.PRODOBJ.PO15A", True)]
+    assert (status["evaluations"], status["findings"]) == (2, 1)
+
+
 def test_process_shift_applies_the_minimum_activity_filters(db):
     srv = one(db, "select * from marts.fct_process_shift where process_key = '$SRV1'")
     assert (srv["shift_date"], srv["shift"], srv["n_hours"]) == (D1, 1, 3)

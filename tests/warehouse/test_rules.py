@@ -17,16 +17,21 @@ pytestmark = pytest.mark.slow
 
 # the thresholds seed as it was before the catalogue, the SMF 74.1 DASD rules added since, the Table 1 rules
 # rpt_app_diagnostics compares, seed 000's bottleneck (rpt_benchmark_vs_reference) and pacing (rpt_session_pacing)
-# rules, seed 002's R05, R07 and R09, seed 003's release regressions (rpt_release_regression) and seed 004's rules
+# rules, Glasstone's processor (rpt_cpu_balance), workload (rpt_workload_concentration) and OLTP band rules,
+# seed 002's R05, R07 and R09, seed 003's release regressions (rpt_release_regression) and seed 004's rules
 # on SET DIAGNOSE=PERFORM displays (vse_connection), PRTY displays (vse_prty), paired benchmark runs
 # (rpt_vse_benchmark_pairs) and FTP rates (rpt_vse_ftp_rates) (rule_id, system, entity, command, metric, operator, limit,
 # severity): the model over the catalogue must give the threshold marts these rows
 THRESHOLDS = [
     ("000-R10", "*", "session_pacing", "D NET,SESSIONS", "send_window", "<", 8.0, "critical"),
     ("000-R62", "*", "benchmark_run", "*", "throughput_ratio", "<", 0.1, "critical"),
+    ("001-aF34", "*", "system_cpu", "*", "busy_pct_avg", ">", 70.0, "warning"),
     ("001-b6.4-10", "*", "app_program", "*", "process_count", ">", 12.0, "warning"),
     ("001-b6.4-11", "*", "app_file", "*", "writes_per_block_split", "<", 10.0, "warning"),
     ("001-b6.4-13", "*", "app_process", "*", "pathmon_busy_pct", ">", 3.0, "warning"),
+    ("001-b6.4-15", "*", "system_cpu", "*", "busy_pct_spread_across_cpus", ">", 4.0, "info"),
+    ("001-b6.4-3", "*", "workload_mix", "*", "top_4_cpu_share_pct", "<", 80.0, "info"),
+    ("001-b6.4-8", "*", "process_activity", "*", "io_per_trans_outside_oltp_band", ">", 0.0, "info"),
     ("001-b6.4-9", "*", "app_process", "*", "priority", ">", 185.0, "warning"),
     ("001-tab1-3", "*", "app_process", "*", "cpu_per_io_s", ">", 0.03, "warning"),
     ("001-tab1-7", "*", "app_process", "*", "min_interval_io_per_s", ">", 20.0, "warning"),
@@ -90,6 +95,9 @@ THRESHOLDS = [
     ("VTAM-02", "*", "buffer_pool", "D NET,BFRUSE", "expansions_count", ">", 0.0, "info"),
     ("VTAM-03", "*", "buffer_pool", "D NET,BFRUSE", "expansion_failed_flag", ">=", 1.0, "critical"),
 ]
+
+# (evaluations, findings) on the demo
+DEMO_GLASSTONE_SYSTEM_RULES = {"001-aF34": (1080, 74), "001-b6.4-15": (1080, 626), "001-b6.4-3": (240, 0)}
 
 
 @pytest.fixture(scope="module")
@@ -223,7 +231,7 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
     # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
     # check of rpt_capacity_baseline_summary
-    assert by_document == {"000": [15, 64], "001": [31, 63], "002": [11, 39], "003": [4, 12], "004": [20, 75],
+    assert by_document == {"000": [15, 64], "001": [23, 71], "002": [11, 39], "003": [4, 12], "004": [20, 75],
                            "formats": [0, 7]}
 
 
@@ -264,3 +272,35 @@ def test_the_rules_judged_across_the_demo_listings(db):
         ("002-R13", "aix01-aix02", 32, 16, True), ("002-R13", "aix02-aix01", 8, 32, False),
         ("002-F17", "aix02-aix01", 4000, 4105, True), ("002-F17", "aix02-ncp", 4105, 4000, True),
         ("002-R25", "aix02-aix01", 4000, 4105, True), ("002-R25", "aix02-ncp", 4105, 4000, True)])
+
+
+def test_the_processor_and_workload_rules_of_glasstone_on_the_demos_shifts_and_days(db):
+    # 001-aF34 (L513, L565: the TXP averaged 70 % at 1 s for 95 %) and 001-b6.4-15 (L2826: processors balanced
+    # "to within 4%") on each system's shifts, the processors of one type together, recomputed from fct_cpu_shift;
+    # 001-b6.4-3 (L1727: three or four applications make 80 % to 90 % of the workload) on each system's days of
+    # fct_workload_daily. The NonStop processors each carry their own load (a saturated one on \PROD1): none of
+    # their shifts is balanced within 4 points, SYSB's two CPs are in 92 of 180 and its and SYSA's zIIPs in all;
+    # 74 z/OS CP shifts average above 70 %; the four largest applications hold 81 % to 100 % of the application CPU
+    expected = dict(((r, (n, f)) for r, n, f in db.execute("""
+        with shifts as (
+            select system_name, shift_date, shift, cpu_type, avg(busy_pct_avg) as busy,
+                max(busy_pct_avg) - min(busy_pct_avg) as spread
+            from marts.fct_cpu_shift where busy_pct_avg is not null group by all)
+        select '001-aF34', count(*), count(*) filter (where busy > 70) from shifts
+        union all
+        select '001-b6.4-15', count(*), count(*) filter (where spread > 4) from shifts""").fetchall()))
+    expected["001-b6.4-3"] = db.execute("""
+        with ranked as (
+            select d.platform, d.system_name, d.shift_date, d.cpu_s,
+                row_number() over (partition by d.platform, d.system_name, d.shift_date
+                                   order by d.cpu_s desc, d.workload) as n
+            from marts.fct_workload_daily as d
+            where d.workload in (select workload from seeds.workload_definitions w
+                                 where w.component = 'application' and w.platform = d.platform)),
+        days as (select platform, system_name, shift_date, 100 * sum(cpu_s) filter (where n <= 4) / sum(cpu_s) as share
+                 from ranked group by all)
+        select count(*), count(*) filter (where share < 80) from days""").fetchone()
+    status = {r: (n, f) for r, n, f in db.execute(
+        "select rule_id, evaluations, findings from marts.rpt_rule_status "
+        "where rule_id in ('001-aF34', '001-b6.4-15', '001-b6.4-3')").fetchall()}
+    assert status == expected == DEMO_GLASSTONE_SYSTEM_RULES

@@ -101,11 +101,20 @@ compared as (
         on rules.system_name = runs.system_name
         and rules.metric = runs.metric
     union all
-    select rules.rule_id, activity.system_name, activity.io_per_trans, rules.operator, rules.limit_value
+    -- each side of the OLTP band (io_per_trans) and the band as one rule (the flag of a server outside it)
+    select
+        rules.rule_id,
+        activity.system_name,
+        case rules.metric
+            when 'io_per_trans' then activity.io_per_trans
+            else case when activity.io_per_trans_outside_oltp_band then 1.0 else 0.0 end
+        end,
+        rules.operator,
+        rules.limit_value
     from {{ ref('rpt_process_activity') }} as activity
     inner join process_activity_rules as rules
         on rules.system_name = activity.system_name
-        and rules.metric = 'io_per_trans'
+        and rules.metric in ('io_per_trans', 'io_per_trans_outside_oltp_band')
     -- the OLTP band applies to OLTP servers only, as rpt_process_activity applies it: a batch job's, a
     -- requester's or a disc process's messages received are not transactions
     where activity.is_oltp_server

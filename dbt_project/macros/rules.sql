@@ -18,7 +18,8 @@
     thresholds); the others decide their finding themselves (rpt_capacity_baseline_summary: the baseline
     model off by more than 5 %) and their rules name no metric. -#}
 {% macro limit_diagnostic_models() %}
-    {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression']) }}
+    {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression',
+               'rpt_channel_utilization']) }}
 {% endmacro %}
 
 {#- What rpt_app_diagnostics compares (Glasstone 1986, Table 1), as (entity, metric, the model's CTE that

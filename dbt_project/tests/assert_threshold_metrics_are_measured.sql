@@ -2,7 +2,8 @@
 -- its entity's model compares (rpt_busy_process for `busy_process`, rpt_process_activity's
 -- io_per_trans for `process_activity`, rpt_app_diagnostics's app_diagnostic_metrics(), rpt_benchmark_vs_reference's
 -- throughput_ratio for `benchmark_run`, rpt_session_pacing's send_window for `session_pacing`,
--- rpt_release_regression's cpu_change and throughput_change for `release_pair`, the shift facts of
+-- rpt_release_regression's cpu_change and throughput_change for `release_pair`, rpt_channel_utilization's
+-- channel_util_pct for `channel_path`, the shift facts of
 -- shift_rule_targets() and the network marts of network_rule_targets()).
 select
     rule_id,
@@ -16,6 +17,7 @@ where not (
     or (entity = 'benchmark_run' and metric = 'throughput_ratio')
     or (entity = 'session_pacing' and metric = 'send_window')
     or (entity = 'release_pair' and metric in ('cpu_change', 'throughput_change'))
+    or (entity = 'channel_path' and metric = 'channel_util_pct')
     {%- for entity, metric, _ in app_diagnostic_metrics() %}
     or (entity = '{{ entity }}' and metric = '{{ metric }}')
     {%- endfor %}

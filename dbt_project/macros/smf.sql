@@ -19,6 +19,16 @@
     {{ add_millis('-coalesce(cast(' ~ utc_offset_us ~ ' / 1000 as bigint), 0)', local_ts) }}
 {%- endmacro %}
 
+{#- The first copy of every row of the RMF raw table `table` (72.3, 73.1, 74.1: the product section's SMFxxLGO on
+    each row), told by system, UTC interval start and the `key` columns of its section. -#}
+{% macro rmf_first_copy(table, key) %}
+    {%- set with_utc -%}
+        (select sections.*, {{ rmf_utc('sections.interval_start', 'sections.utc_offset_us') }} as interval_start_utc
+        from {{ source('smf', table) }} as sections) as with_utc
+    {%- endset %}
+    {{ first_copy(with_utc, ['system_id', 'interval_start_utc'] + key) }}
+{% endmacro %}
+
 {% macro smf70_first_copy(relation, key=[]) %}
     {%- set with_utc -%}
         (select

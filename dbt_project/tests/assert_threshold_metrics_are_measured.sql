@@ -4,7 +4,8 @@
 -- rpt_workload_concentration's for `workload_mix`, rpt_app_diagnostics's app_diagnostic_metrics(), rpt_benchmark_vs_reference's
 -- throughput_ratio for `benchmark_run`, rpt_session_pacing's send_window for `session_pacing`,
 -- rpt_release_regression's cpu_change and throughput_change for `release_pair`, rpt_vse_benchmark_pairs's
--- departure for `benchmark_pair`, rpt_vse_ftp_rates's two ratios for `benchmark_run`, the shift facts of
+-- departure for `benchmark_pair`, rpt_vse_ftp_rates's two ratios for `benchmark_run`, rpt_channel_utilization's
+-- channel_util_pct for `channel_path`, the shift facts of
 -- shift_rule_targets() and the network marts of network_rule_targets()).
 select
     rule_id,
@@ -21,6 +22,7 @@ where not (
     or (entity = 'benchmark_pair' and metric = 'departure')
     or (entity = 'session_pacing' and metric = 'send_window')
     or (entity = 'release_pair' and metric in ('cpu_change', 'throughput_change'))
+    or (entity = 'channel_path' and metric = 'channel_util_pct')
     {%- for entity, metric, _ in app_diagnostic_metrics() %}
     or (entity = '{{ entity }}' and metric = '{{ metric }}')
     {%- endfor %}

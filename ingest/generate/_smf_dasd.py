@@ -30,6 +30,21 @@ RMF_CYCLE_MS = 1000  # RMF CYCLE(1000): one sample a second (SMF74SAM)
 DASD_UNIT_TYPE = "3010200F"  # UCBTYP of a 3390
 
 
+class RmfTimes:
+    """What a section of an RMF interval (``start``, ``interval_ms``) knows of its record: when SMF wrote it and how
+    many samples RMF took."""
+    start: dt.datetime
+    interval_ms: int
+
+    @property
+    def written(self) -> dt.datetime:
+        return self.start + dt.timedelta(milliseconds=self.interval_ms, seconds=1)
+
+    @property
+    def samples(self) -> int:
+        return self.interval_ms // RMF_CYCLE_MS
+
+
 @dataclass(frozen=True)
 class Volume:
     device_number: int
@@ -43,7 +58,7 @@ class Volume:
 
 
 @dataclass
-class DeviceInterval:
+class DeviceInterval(RmfTimes):
     """One device data section: what RMF measured on a volume in an interval. The times per I/O are the truth
     the record's 128-µs totals encode; the IOS queue is the sampler's count, as RMF gets it."""
     volume: Volume
@@ -54,14 +69,6 @@ class DeviceInterval:
     pending_ms: float
     disconnect_ms: float
     queued_requests: int  # SMF74QUE: requests found queued, summed over the samples
-
-    @property
-    def written(self) -> dt.datetime:
-        return self.start + dt.timedelta(milliseconds=self.interval_ms, seconds=1)
-
-    @property
-    def samples(self) -> int:
-        return self.interval_ms // RMF_CYCLE_MS
 
     @property
     def io_rate(self) -> float:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.capacity.sizing import KB, TN3270_OVERHEAD_KI_PER_TXN
+from ingest.generate._smf_channels import ChannelInterval, plan_channels
 from ingest.generate._smf_dasd import DeviceInterval, plan_devices
 
 DEMO_START = dt.date(2026, 1, 5)  # the MEASURE demo's first day; load grows from it
@@ -333,6 +334,7 @@ class DayPlan:
     ftp: list[FtpTransfer] = field(default_factory=list)
     tn3270: list[Tn3270Session] = field(default_factory=list)
     devices: list[DeviceInterval] = field(default_factory=list)  # 74.1 device data sections, interval by interval
+    channels: list[ChannelInterval] = field(default_factory=list)  # 73.1 channel path data sections, likewise
     other: list[tuple[dt.datetime, int, int, int]] = field(default_factory=list)  # (written, type, subtype, body bytes)
 
 
@@ -574,7 +576,9 @@ def plan_day(sid: str, day: dt.date, seed: int) -> DayPlan:
     plan = DayPlan(profile_for(sid), day)
     cp_busy_s = _plan_rmf(plan, _rng(seed, sid, day, "rmf"))
     _plan_wlm(plan, cp_busy_s)
-    plan.devices = plan_devices(sid, [(iv.start, iv.interval_ms) for iv in plan.rmf], cp_busy_s, seed, day)
+    intervals = [(iv.start, iv.interval_ms) for iv in plan.rmf]
+    plan.devices = plan_devices(sid, intervals, cp_busy_s, seed, day)
+    plan.channels = plan_channels(sid, intervals, cp_busy_s, seed, day)
     _plan_tcpip(plan, seed)  # before the work: the FTP and TN3270 servers' CPU follows their transfers and sessions
     _plan_work(plan, cp_busy_s, seed)
     return plan

@@ -14,6 +14,7 @@ import struct
 from pathlib import Path
 
 from ingest.formats.smf import ebcdic
+from ingest.generate._smf_channels import ChannelInterval
 from ingest.generate._smf_dasd import DASD_UNIT_TYPE, DeviceInterval
 from ingest.generate._smf_plan import (
     RT_BUCKET_BOUNDS,
@@ -204,6 +205,20 @@ def device_record(p: SystemProfile, devices: list[DeviceInterval]) -> bytes:
                       [[_rmf_product(p, first.start, first.interval_ms)], [control], sections])
 
 
+def channel_record(p: SystemProfile, paths: list[ChannelInterval]) -> bytes:
+    """73.1: the channel paths of one interval, each a channel path data section (IBM's offsets 0-21: CHPID,
+    flags, busy samples, the partition's busy time and measurement interval, acronym; the rest left zero); the
+    control section's sample count, CPMF available (SMF73CFL X'04') in extended mode (SMF73CMI 2)."""
+    first = paths[0]
+    control = section(92, (0, u(first.samples, 4)), (4, u(0x04, 1)), (90, u(2, 1)))
+    sections = [section(
+        24, (0, u(c.chpid, 1)), (1, u(0x01, 1)), (2, u(0x02, 1)), (3, u(0x40 if c.ctc else 0, 1)), (4, u(c.busy_samples, 4)),
+        (8, u(c.busy_units, 4)), (12, u(c.interval_units, 4)), (17, ebc(c.acronym, 5)),
+    ) for c in paths]
+    return smf_record(73, 1, 0xDE, first.written, p.sid, "RMF",
+                      [[_rmf_product(p, first.start, first.interval_ms)], [control], sections])
+
+
 def _lp(dispatch: int, address: int, effective: int, online: int, cpu_type: str, weight: int) -> bytes:
     return section(88, (0, u(dispatch, 8)), (8, u(address, 2)), (10, u(weight, 2)), (13, u(0x80, 1)),
                    (14, u(2 if cpu_type == "zIIP" else 1, 2)), (16, u(effective, 8)), (40, u(online, 8)))
@@ -300,7 +315,7 @@ def tn3270_records(p: SystemProfile, t: Tn3270Session) -> list[tuple[dt.datetime
 def other_record(p: SystemProfile, written: dt.datetime, rtype: int, subtype: int, body: int) -> bytes:
     """A record of a type perfdb does not decode: a real header and self-defining section, filler data."""
     filler = section(body, (0, ebc(f"{rtype}.{subtype} {p.sid} {written:%Y-%m-%d %H:%M}", 40)))
-    ssi = {30: "JES2", 72: "RMF", 74: "RMF"}.get(rtype, "TCP")
+    ssi = {30: "JES2", 72: "RMF", 73: "RMF", 74: "RMF"}.get(rtype, "TCP")
     return smf_record(rtype, subtype, 0xDE, written, p.sid, ssi, [[filler]], trn=rtype != 30)
 
 
@@ -313,6 +328,10 @@ def day_records(plan: DayPlan) -> list[bytes]:
     for d in plan.devices:
         by_interval.setdefault(d.start, []).append(d)
     out += [(ds[0].written, device_record(p, ds)) for ds in by_interval.values()]
+    by_path_interval: dict[dt.datetime, list[ChannelInterval]] = {}
+    for c in plan.channels:
+        by_path_interval.setdefault(c.start, []).append(c)
+    out += [(cs[0].written, channel_record(p, cs)) for cs in by_path_interval.values()]
     out += [(w.written, work_record(p, w)) for w in plan.work]
     out += [(c.end, connection_record(p, c)) for c in plan.connections]
     by_time: dict[dt.datetime, list[InterfaceSample]] = {}

@@ -23,6 +23,7 @@
   routed between them is segmented, L567-L569);
 * ``SYSA`` (z/OS with VTAM and an NCP): HPR without MPC+ and an IOBUF of 3992 (seed 003: too big for two in
   an NLP), an NCP UNITSZ of 3992, a DELAY of 0.1 s and a MAXDATA below UNITSZ x MAXBFRU, on a TIC2;
+* ``SYSB`` (z/OS with VTAM): MPC+ on its channel-to-channel connections, TIBUF 120K (seed 003 L620);
 * ``SYSA``'s local SNA major node (VTAM definition statements): the PU of the channel-attached RS/6000 with
   DELAY 0 (seed 002 L1071) but MAXBFRU and VPACING at VTAM's default 1 (L1067, L1079), and a mode table
   AIXMODES where APPC/MVS's APPL (seed 000 L916-L920, after it in the same listing) uses TUNEMODE (L963: the same);
@@ -137,6 +138,10 @@ VTAM_NCP = [  # (node, parameter, value, unit): SYSA's VTAM start options and mo
     ("NCP", "BFRS", "240", "bytes"),
     ("NCP", "TIC", "TIC2", ""),
 ]
+# SYSB's VTAM start options: its host-to-host channel connections are MPC+ (seed 003 L169-L180), so its TIBUF
+# buffers for the HPR headers of MPC+ data are in use (L620); seed 003's channel rules read MPC+ per system
+VTAM_SYSB = [("VTAM", "MPC+", "YES", ""), ("VTAM", "TIBUF", "120", "K")]
+
 # SYSA's local SNA major node for the channel-attached RS/6000 (seed 002 L1065-L1081): DELAY 0 as advised, but
 # MAXBFRU and VPACING left at VTAM's default 1; then its application major node with APPC/MVS's APPL as seed 000
 # prints it (L916-L920, mode table TUNEMODE), while the RS/6000's PU names a mode table of its own (L963: the
@@ -205,6 +210,7 @@ def generate(out: Path) -> list[Path]:
         _csv(out / f"aix02__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX_NN),
         _csv(out / f"SYSA__vtam-ncp-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VTAM_NCP),
         _text(out / f"SYSA__vtam-local__{STAMP}.out", "\n".join(VTAM_LOCAL) + "\n"),
+        _csv(out / f"SYSB__vtam-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VTAM_SYSB),
     ]
     return [landed(path, LANDED_AFTER) for path in files]
 

@@ -64,7 +64,7 @@ def demo(home: Home, seed: int) -> list[Path]:
 
 
 def add_parser(subparsers) -> None:
-    p = subcommand(subparsers, "smf", _cmd, help="z/OS SMF dumps (70.1, 30, 119 and a few undecoded types), VB or VBS")
+    p = subcommand(subparsers, "smf", _cmd, help="z/OS SMF dumps (70.1, 72.3, 73.1, 74.1, 30, 119 and a few undecoded types), VB or VBS")
     add_generator_options(p, "smf", start=DEMO_START, days=1, days_type=positive_int)
     p.add_argument("--systems", default="SYSA", help="comma-separated SMF system ids (default SYSA)")
     p.add_argument("--form", choices=["vb", "vbs"], default="vb", help="RDW-prefixed records or VBS block images")

@@ -38,7 +38,7 @@ SETS = (
     # written by the generator (4 hours of zmscpu and zmsproc)
     GoldenSet("measure", TESTS / "fixtures" / "measure", ("*.csv", "meascom/*.txt"), table_form, dumps_tables),
     GoldenSet("measure", TESTS / "golden" / "measure", ("gold1_*",), table_form, dumps_tables),
-    # SMF 70.1, 72.3, 74.1 and 119.70, each fixture explained byte by byte in tests/fixtures/smf/README.md
+    # SMF 70.1, 72.3, 73.1, 74.1 and 119.70, each fixture explained byte by byte in tests/fixtures/smf/README.md
     GoldenSet("smf", TESTS / "fixtures" / "smf", ("*.hex",), table_form, dumps_tables),
     GoldenSet("benchmark", TESTS / "golden" / "benchmark", ("*.jsonl", "*.csv", "*.txt"), table_form, dumps_tables),
     GoldenSet("listings", TESTS / "listings" / "golden", ("*.csv", "*.out"), listing_form, _listing_dumps),

@@ -15,12 +15,12 @@ from listings.findings import assert_mart_finds_what_config_checks_finds, by_lis
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 12)
+    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 13)
 
 
 def test_mart_and_config_checks_find_the_same_on_every_listing(db):
     # config_checks' adapter-queue rules apply to every node (they need no parameter)
-    assert_mart_finds_what_config_checks_finds(db, 12, {"002-adapter-queues-150", "002-F20"})
+    assert_mart_finds_what_config_checks_finds(db, 13, {"002-adapter-queues-150", "002-F20"})
 
 
 def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_the_document_tunes(db):
@@ -94,6 +94,9 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
         "000-iobuf-equals-unitsz", "000-maxbfru-from-piu", "000-maxdata-ge-maxtsl", "000-rcvbufc-two-frames",
         "000-maxtsl-tic1", "000-slodown-6", "000-R44", "003-csm-dataspace", "003-tibuf-without-mpc", "000-R07",
         "000-F11"}
+    # SYSB's VTAM uses MPC+: its TIBUF of 120K holds the HPR headers of MPC+ data (seed 003 L620), no finding
+    sysb = {r["rule_id"]: (r["value"], r["fired"]) for r in evaluations["SYSB__vtam-listing__20260105T060000.csv"]}
+    assert sysb == {"003-tibuf-without-mpc": (120, False)}
     csaix = evaluations["aix01__csaix-listing__20260105T060000.csv"]
     (sdlc,) = [r for r in csaix if r["node"] == "aix01-sdlc"]
     assert (sdlc["rule_id"], sdlc["value"], sdlc["fired"]) == ("002-sdlc-timer", 0.5, False)

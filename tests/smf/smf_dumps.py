@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ingest.formats.base import ParseContext
 from ingest.formats.smf.parser import PARSER
+from ingest.generate import _smf_records as smf_records
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "smf"
 
@@ -40,6 +41,15 @@ def parse_table(tmp_path: Path, data: bytes, table: str) -> tuple[list[dict], Pa
     """The rows of one table, and the context, of parsing ``data`` (no rows: an empty list)."""
     tables, ctx = parse(tmp_path, data)
     return tables.get(table, []), ctx
+
+
+def interval_records(sections: list, encode) -> bytes:
+    """A VBS dump of one record per RMF interval (``encode(sections of that interval)``), as the generator writes
+    a day's 73.1 or 74.1 records."""
+    by_interval: dict = {}
+    for s in sections:
+        by_interval.setdefault(s.start, []).append(s)
+    return smf_records.vbs_bytes([encode(ss) for ss in by_interval.values()])
 
 
 def rejects(ctx: ParseContext) -> list[tuple[int, str]]:

@@ -4,6 +4,7 @@ round-trips (I/O rate and the four response time parts per device equal what the
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from ingest.formats.base import ParseContext
 from ingest.generate import _smf_plan as smf_plan
 from ingest.generate import _smf_records as smf_records
-from smf_dumps import load_hex, parse_table, patched, rejects
+from smf_dumps import interval_records, load_hex, parse_table, patched, rejects
 
 FIXTURE4 = load_hex("fixture4_smf74_1_devices.hex")
 
@@ -71,11 +72,7 @@ def test_device_sections_past_the_record_end_are_rejected(tmp_path):
 
 def test_a_generated_day_round_trips_rate_and_response_time_parts_per_device(tmp_path):
     plan = smf_plan.plan_day("SYSA", dt.date(2026, 1, 7), seed=11)
-    by_interval: dict[dt.datetime, list] = {}
-    for d in plan.devices:
-        by_interval.setdefault(d.start, []).append(d)
-    records = [smf_records.device_record(plan.profile, ds) for ds in by_interval.values()]
-    rows, ctx = parse(tmp_path, smf_records.vbs_bytes(records))
+    rows, ctx = parse(tmp_path, interval_records(plan.devices, partial(smf_records.device_record, plan.profile)))
     volumes = {d.volume.volser for d in plan.devices}
     assert ctx.rejects == [] and len(rows) == len(plan.devices) == 48 * len(volumes) and 24 <= len(volumes) <= 48
     for r, d in zip(rows, plan.devices):

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.slow
 # the thresholds seed as it was before the catalogue, the SMF 74.1 DASD rules added since, the Table 1 rules
 # rpt_app_diagnostics compares, seed 000's bottleneck (rpt_benchmark_vs_reference) and pacing (rpt_session_pacing)
 # rules, Glasstone's processor (rpt_cpu_balance), workload (rpt_workload_concentration) and OLTP band rules,
-# seed 002's R05, R07 and R09, seed 003's release regressions (rpt_release_regression) and seed 004's rules
+# seed 002's R05, R07 and R09, seed 003's channel maxima (rpt_channel_utilization) and release regressions
+# (rpt_release_regression) and seed 004's rules
 # on SET DIAGNOSE=PERFORM displays (vse_connection), PRTY displays (vse_prty), paired benchmark runs
 # (rpt_vse_benchmark_pairs) and FTP rates (rpt_vse_ftp_rates) (rule_id, system, entity, command, metric, operator, limit,
 # severity): the model over the catalogue must give the threshold marts these rows
@@ -40,6 +41,8 @@ THRESHOLDS = [
     ("002-R07", "*", "csaix_memory", "snaadmin query_buffer_availability", "buf_avail_ram_pct", ">", 25.0, "info"),
     ("002-R09", "*", "csaix_memory", "snaadmin query_kernel_memory_limit", "unlimited_kernel_memory_ram_pct", ">", 50.0,
      "warning"),
+    ("003-VT-CH-01", "*", "channel_path", "*", "channel_util_pct", ">=", 95.0, "warning"),
+    ("003-VT-CH-02", "*", "channel_path", "*", "channel_util_pct", ">=", 78.0, "warning"),
     ("003-VT-RG-01", "*", "release_pair", "*", "cpu_change", ">", 0.05, "warning"),
     ("003-VT-RG-02", "*", "release_pair", "*", "throughput_change", "<", -0.05, "warning"),
     ("004-aR20", "*", "vse_prty", "*", "tcpip_outranked_count", ">", 0.0, "info"),
@@ -231,7 +234,7 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
     # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
     # check of rpt_capacity_baseline_summary
-    assert by_document == {"000": [15, 64], "001": [23, 71], "002": [11, 39], "003": [4, 12], "004": [20, 75],
+    assert by_document == {"000": [15, 64], "001": [23, 71], "002": [11, 39], "003": [2, 14], "004": [20, 75],
                            "formats": [0, 7]}
 
 
@@ -304,3 +307,26 @@ def test_the_processor_and_workload_rules_of_glasstone_on_the_demos_shifts_and_d
         "select rule_id, evaluations, findings from marts.rpt_rule_status "
         "where rule_id in ('001-aF34', '001-b6.4-15', '001-b6.4-3')").fetchall()}
     assert status == expected == DEMO_GLASSTONE_SYSTEM_RULES
+
+
+def test_seed_003_channel_maxima_compare_each_ctc_path_with_its_connections(db):
+    # seed 003 L386: 95 % with MPC+ (003-VT-CH-01, SYSB's VTAM listing: MPC+ YES), 78-80 % with VTAM V4R3
+    # (003-VT-CH-02, SYSA: MPC+ NO); the two CTC paths of each system, 48 RMF intervals a day for 60 days (SMF 73.1);
+    # the FICON and OSA paths are not compared; a peak-hour interval of a saturated path is a finding
+    rows = db.execute(
+        "select rule_id, system_name, connection_type, limit_value, count(*), count(*) filter (where fired), "
+        "count(distinct chpid) from marts.rpt_channel_utilization "
+        "group by rule_id, system_name, connection_type, limit_value order by rule_id").fetchall()
+    assert rows == [("003-VT-CH-01", "SYSB", "MPC+", 95.0, 2 * 48 * 60, 231, 2),
+                    ("003-VT-CH-02", "SYSA", "non-MPC+", 78.0, 2 * 48 * 60, 156, 2)]
+    assert db.execute("select count(*) from marts.rpt_channel_utilization "
+                      "where fired <> (channel_util_pct >= limit_value)").fetchone() == (0,)
+    status = db.execute(
+        "select rule_id, status, evaluations, systems, findings from marts.rpt_rule_status "
+        "where rule_id in ('003-VT-CH-01', '003-VT-CH-02') order by rule_id").fetchall()
+    assert status == [("003-VT-CH-01", "evaluated", 5760, 1, 231), ("003-VT-CH-02", "evaluated", 5760, 1, 156)]
+    # the utilisation is RMF's, SMF73PBY / SMF73PTI of the raw section; the undefined CHPIDs are left out
+    assert db.execute(
+        "select count(*) from staging.stg_smf__channel_path as s inner join raw.smf73_channel_path as r "
+        "on r.system_id = s.system_id and r.interval_start = s.interval_start and r.chpid = s.chpid "
+        "where abs(s.utilization_pct - 100.0 * r.partition_busy_us / r.partition_interval_us) > 1e-4").fetchone() == (0,)

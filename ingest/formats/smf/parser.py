@@ -13,6 +13,7 @@ Output (schema ``raw``; columns in docs/smf_raw_contract.md), by the decoders of
 
 * 70.1  -> ``smf70_cpu_control``, ``smf70_cpu``, ``smf70_partition``, ``smf70_logical_processor``
 * 72.3  -> ``smf72_workload_period``
+* 73.1  -> ``smf73_channel_path``
 * 74.1  -> ``smf74_device_activity``
 * 30.2-5 -> ``smf30_work``
 * 119.2 -> ``smf119_tcp_connection``; 119.6 -> ``smf119_interface``; 119.70 -> ``smf119_ftp_transfer``;
@@ -42,11 +43,11 @@ import pyarrow as pa
 
 from ingest.formats.base import Batch, Column, FormatError, ParseContext, RawTable
 from ingest.formats.base import SNIFF_BYTES
-from ingest.formats.smf import headers, smf30, smf70, smf72, smf74, smf119
+from ingest.formats.smf import headers, smf30, smf70, smf72, smf73, smf74, smf119
 from ingest.formats.smf.records import FORMS, Framer, RecordBatch, detect_form
 from ingest.formats.smf.tables import I64, SUBSYSTEM_ID, smf_table
 
-DECODERS = [smf70, smf72, smf74, smf30, smf119]
+DECODERS = [smf70, smf72, smf73, smf74, smf30, smf119]
 
 UNPARSED = smf_table(
     "smf_unparsed",

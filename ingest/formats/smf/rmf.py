@@ -39,6 +39,16 @@ def leading_columns(rtype: int) -> tuple[Column, ...]:
             SECTION_INDEX)
 
 
+def sampled_product(rtype: int) -> list[FieldSpec]:
+    """The RMF product section's fields a row of sampled counts repeats (74.1 devices, 73.1 channel paths): the
+    sample count and the sysplex and system names, at the same offsets in types 70-79."""
+    return [
+        ("sample_count", 24, 4, "int", f"SMF{rtype}SAM: RMF samples in the interval (the divisor of the sampled counts)."),
+        ("sysplex_name", 88, 8, "text", f"SMF{rtype}XNM: sysplex name."),
+        ("system_name", 96, 8, "text", f"SMF{rtype}SNM: system name (SYSNAME)."),
+    ]
+
+
 def rmf_interval(product: Sections) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Interval start (SMFxxDAT + SMFxxIST ``0hhmmssF``), length (SMFxxINT ``mmsstttF``) in µs, and validity:
     the RMF product section is the same in every RMF record (types 70-79)."""

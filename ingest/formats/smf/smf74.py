@@ -23,7 +23,7 @@ import pyarrow as pa
 from ingest.formats.smf.fields import columns, decode_fields
 from ingest.formats.smf.headers import Decoded, Header, expand
 from ingest.formats.smf.records import RecordBatch
-from ingest.formats.smf.rmf import interval_columns, leading_columns, record_fields, rmf_records
+from ingest.formats.smf.rmf import interval_columns, leading_columns, record_fields, rmf_records, sampled_product
 from ingest.formats.smf.tables import smf_table
 
 RECORD_TYPE, SUBTYPES = 74, (1,)
@@ -31,11 +31,7 @@ RECORD_TYPE, SUBTYPES = 74, (1,)
 # triplet order of subtype 1, from offset 28, 8 bytes each; only the first SMF74TRN exist
 TRIPLETS = ["SMF74PRS", "SMF74DCS", "SMF74DDS"]
 
-PRODUCT = [  # RMF product section (SMF74PRS), the same layout as SMF70PRS
-    ("sample_count", 24, 4, "int", "SMF74SAM: RMF samples in the interval (the divisor of SMF74QUE)."),
-    ("sysplex_name", 88, 8, "text", "SMF74XNM: sysplex name."),
-    ("system_name", 96, 8, "text", "SMF74SNM: system name (SYSNAME)."),
-]
+PRODUCT = sampled_product(RECORD_TYPE)  # RMF product section (SMF74PRS)
 
 DEVICE = [  # device data section (SMF74DDS), one per device
     ("device_number", 0, 2, "hex", "SMF74NUM: device number as 4 hex digits, e.g. `0A40`."),

@@ -5,12 +5,8 @@
 -- Sums, not averages, so that hours, shifts and months add them up and weigh each interval by its I/Os.
 -- interval_start_utc by SMF74LGO: copies are told by it, as a fall-back day's repeated local hour holds two RMF
 -- intervals of each local start.
-{%- set with_utc -%}
-    (select devices.*, {{ rmf_utc('devices.interval_start', 'devices.utc_offset_us') }} as interval_start_utc
-    from {{ source('smf', 'smf74_device_activity') }} as devices) as with_utc
-{%- endset %}
 with source as (
-    {{ first_copy(with_utc, ['system_id', 'interval_start_utc', 'device_number']) }}
+    {{ rmf_first_copy('smf74_device_activity', ['device_number']) }}
 )
 
 select

@@ -3,12 +3,8 @@
 -- R723MADJ sixteenths of a microsecond per service unit, the coefficients x 10,000, zIIP service
 -- normalized into R723CCPU by R723NFFS / 256. interval_start_utc by SMF72LGO: copies are told by it, as a
 -- fall-back day's repeated local hour holds two RMF intervals of each local start.
-{%- set with_utc -%}
-    (select periods.*, {{ rmf_utc('periods.interval_start', 'periods.utc_offset_us') }} as interval_start_utc
-    from {{ source('smf', 'smf72_workload_period') }} as periods) as with_utc
-{%- endset %}
 with source as (
-    {{ first_copy(with_utc, ['system_id', 'interval_start_utc', 'class_name', 'class_flags', 'period_number']) }}
+    {{ rmf_first_copy('smf72_workload_period', ['class_name', 'class_flags', 'period_number']) }}
 ),
 
 seconds as (

@@ -277,10 +277,11 @@
 {% endmacro %}
 
 {#- A formula input as rpt_formula_results shows it: a whole number without a fraction (400, not 400.0 nor
-    Spark's 4.0E2), any other to 6 places. -#}
+    Spark's 4.0E2; a 48-bit Julian timestamp in µs, 211696834500000000, not 2.116968345e+17 nor Spark's
+    2.116968345E17: any whole number a bigint holds), any other to 6 places. -#}
 {% macro formula_number_text(x) -%}
     coalesce(case
-        when ({{ x }}) = floor({{ x }}) and abs({{ x }}) < 1e15
+        when ({{ x }}) = floor({{ x }}) and abs({{ x }}) < 9e18
             then cast(cast({{ x }} as bigint) as {{ dbt.type_string() }})
         else cast(round({{ x }}, 6) as {{ dbt.type_string() }})
     end, 'missing')

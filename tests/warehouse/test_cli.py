@@ -364,6 +364,7 @@ def test_the_pipeline_commands_run_on_the_target_the_option_names(tmp_path, monk
     assert cli.main([*home, "check", "--target", target]) == 7
     assert cli.main([*home, "publish", "--target", target]) == 7
     assert cli.main([*home, "--json", "run", "--target", target]) == 7
+    assert cli.main([*home, "remove", "--target", target, "--file-id", "1"]) == 7
     assert [(n, t) for n, t, _ in calls] == [(n, target) for n in Target._fields]
     assert isinstance(calls[0][2][0], cli.FileProgress) and calls[4][2] == [None]  # --json: no reporter
     assert set(cli.TARGETS) == {"duckdb", "spark"}

@@ -836,13 +836,19 @@ def evaluate(settings: list[Setting]) -> tuple[list[Finding], dict[str, int]]:
     for node, node_settings in by_node.items():
         values = _namespace(node_settings)
         for rule in RULES:
-            peers = [s for s in _firsts([s for s in settings if s.node != node and s.key in rule.peers])
-                     if s.value is not None]
-            if all(k in values for k in rule.needs) and (peers or not rule.peers):
-                applied[rule.rule_id] = applied.get(rule.rule_id, 0) + 1
-                got = rule.check(values, peers) if rule.peers else rule.check(values)
-                findings += [Finding(rule.rule_id, sev, node, params, found, expected, rule.source)
-                             for sev, params, found, expected in got]
+            if not all(k in values for k in rule.needs):
+                continue
+            if rule.peers:  # a PEER_CHECKS rule applies when another node sets a number for one of its peer keys
+                peers = [s for s in _firsts([s for s in settings if s.node != node and s.key in rule.peers])
+                         if s.value is not None]
+                if not peers:
+                    continue
+                got = rule.check(values, peers)
+            else:
+                got = rule.check(values)
+            applied[rule.rule_id] = applied.get(rule.rule_id, 0) + 1
+            findings += [Finding(rule.rule_id, sev, node, params, found, expected, rule.source)
+                         for sev, params, found, expected in got]
     owners: dict[str, set[str]] = {}
     for s in settings:
         owners.setdefault(s.key, set()).add(s.node)

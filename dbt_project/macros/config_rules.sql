@@ -197,6 +197,34 @@
 }) }}
 {%- endmacro %}
 
+{#- The rules reading a node's parameters against the other nodes' of its listing: config_checks' PEER_CHECKS. Each
+    rule: the keys its node needs set, the keys it reads on the listing's other nodes (`peers`), the value and the
+    limit it shows and when it fires; peer_max is the largest number another node sets for a peer key (each node's
+    first setting). It applies when the node sets its needs and another node a number for a peer key. -#}
+{% macro config_peer_rules() -%}
+{#- NCP's T2TIMER = (T1, T2, W) coded with T1 = T2 = 1 (seed 000 L886); W is not compared: toward a peripheral
+    station NCP uses 2 whatever W is coded (L883) -#}
+{%- set t2timer = "replace(replace(t2timer_text, '(', ''), ')', '')" -%}
+{%- set t2timer_1_1 = "coalesce(try_cast(split_part(" ~ t2timer ~ ", ',', 1) as double) = 1 and try_cast(split_part("
+    ~ t2timer ~ ", ',', 2) as double) = 1 and split_part(" ~ t2timer ~ ", ',', 3) <> '' and split_part(" ~ t2timer
+    ~ ", ',', 4) = '', false)" -%}
+{#- a peripheral station's DLC send window: config_checks.PERIPHERAL_SEND_WINDOWS -#}
+{%- set send_windows = ['transmit_window_count', 'dlc_maxout', 'dlc_window_count'] -%}
+{{ return({
+    '000-R49': {
+        'needs': ['t2timer'], 'peers': send_windows,
+        'value': 'peer_max', 'limit': '1', 'fired': 'peer_max > 1 and not ' ~ t2timer_1_1},
+}) }}
+{%- endmacro %}
+
+{#- A rule's value and limit as rpt_config_findings shows them and whether it fired, from its `value`, `limit` and
+    `fired` expressions. -#}
+{%- macro config_rule_verdict(rule) -%}
+cast({{ rule.value }} as double) as value,
+        cast({{ rule.limit }} as double) as limit_value,
+        coalesce({{ rule.fired }}, false) as fired
+{%- endmacro %}
+
 {#- The rules on each setting of a parameter rather than on a node's parameters: every pacing window
     (000-pacing-window-8) and each adapter queue (002-adapter-queues-150, 002-F20). -#}
 {% macro config_setting_rules() -%}

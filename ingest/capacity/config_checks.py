@@ -24,7 +24,8 @@ Each rule names its source: ``000`` = IBM "Getting the most from APPC" (1994), `
 SG24-2136 (1998), ``003`` = SHARE "VTAM and HPR Performance Update" (1999), ``004`` = IBM "TCP/IP for VSE/ESA
 performance" foils (2001: the SET values and DEFINE keywords of an IPINIT member), with the seed's line numbers.
 A rule is checked on each node's own parameters; a rule that relates parameters of different nodes (VTAM
-IOBUF and NCP UNITSZ) is checked once on the parameters that only one node sets.
+IOBUF and NCP UNITSZ) is checked once on the parameters that only one node sets; a rule of PEER_CHECKS reads a
+node's parameters against the other nodes' of the listing (NCP's T2TIMER against its stations' send windows).
 
 The CSV listing is read by ``ingest.formats.listings.settings``, as ``perfdb ingest`` reads it into
 ``raw.parameter_listings``; ``marts.rpt_config_findings`` evaluates the same rules there in SQL (the
@@ -83,8 +84,9 @@ Values = dict[str, Setting]
 class Rule:
     rule_id: str
     needs: tuple[str, ...]  # canonical keys that must all be set for the rule to apply
-    check: Callable[[Values], list[tuple[str, str, str, str]]]  # -> (severity, parameters, found, expected)
+    check: Callable[..., list[tuple[str, str, str, str]]]  # -> (severity, parameters, found, expected)
     source: str
+    peers: tuple[str, ...] = ()  # a PEER_CHECKS rule: the keys it reads on the listing's other nodes
 
 
 def _n(values: Values, key: str) -> float | None:
@@ -608,6 +610,33 @@ def _t2timer_subarea(v: Values):
                  "a large acknowledgement window W: start at T2TIMER = (1,3,16), then measure 32, 64 and 127")
 
 
+# -- the rules that read one node's parameters against the other nodes' of its listing ------------------------
+# A peripheral station's DLC send window, as each product of the document names it: CM/2's DLC SEND PACING and
+# SNA Services/6000's DLC Transmit Count (transmit_window_count, L1116, L1121), NS/DOS's DLC MAXOUT (L1136), OS/2's
+# one window both ways (dlc_window_count, L1337). rpt_config_findings reads the same keys (macros/config_rules.sql,
+# config_peer_rules).
+PERIPHERAL_SEND_WINDOWS = ("transmit_window_count", "dlc_maxout", "dlc_window_count")
+
+
+def _t2timer_peripheral(v: Values, peers: list[Setting]):
+    """L883-L886: NCP acknowledges a peripheral station's frames one at a time unless T2TIMER is coded (then two);
+    toward stations that send more than one frame per acknowledgement code T2TIMER = (1,1,2). W is not compared:
+    on a peripheral connection NCP uses 2 whatever W is coded (L883), so Figure 7's (1,1,8) (L1159) follows."""
+    widest = max(peers, key=lambda s: s.value)
+    parts = v["t2timer"].text.replace(" ", "").strip("()").split(",")
+    coded_1_1 = len(parts) == 3 and all(_number(x) == 1 for x in parts[:2])
+    return _when(widest.value > 1 and not coded_1_1, "warn", "T2TIMER, the stations' DLC send windows",
+                 f"T2TIMER {v['t2timer'].text or 'not coded'}; {widest.node}'s {widest.parameter} "
+                 f"{_fmt(widest.value)}", "T2TIMER = (1,1,2) toward stations with a send window above 1")
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def _other_equalities(v: Values):
     """L956-L958: IOBUF = UNITSZ = 4000 and MAXDATA >= MAXTSL (its RCVBUFC line is 000-F11)."""
     iobuf, unitsz, maxdata, maxtsl = (_n(v, k) for k in ("iobuf", "unitsz", "maxdata", "maxtsl"))
@@ -705,6 +734,14 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "001-aF13": (("expedited_request_buffers", "buffers_used"), _readlink_cache_override),
 }
 
+# The checks of a node's parameters (its needs) against its listing's other nodes' (peer keys): the check gets the
+# node's values and the others' settings of the peer keys; it applies when the node sets its needs and another node
+# a number for a peer key.
+PEER_CHECKS: dict[str, tuple[tuple[str, ...], tuple[str, ...],
+                             Callable[[Values, list[Setting]], list[tuple[str, str, str, str]]]]] = {
+    "000-R49": (("t2timer",), PERIPHERAL_SEND_WINDOWS, _t2timer_peripheral),
+}
+
 # -- the rules: the rows of the rules catalogue that config_checks evaluates -------------------------------
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "rules_catalogue.csv"
@@ -739,7 +776,8 @@ def load_rules(path: Path = CATALOGUE) -> tuple[Rule, ...]:
             if row["evaluated_by"] != "config_checks":
                 continue
             rule_id, metric = row["rule_id"], row["metric"]
-            if metric and rule_id in CHECKS:
+            coded = rule_id in CHECKS or rule_id in PEER_CHECKS
+            if metric and coded:
                 raise CatalogueError(f"{path}: line {line}: rule {rule_id} has both a comparison ({metric} "
                                      f"{row['operator']} {row['limit']}) and a check coded for it; expected one")
             if metric:
@@ -753,10 +791,13 @@ def load_rules(path: Path = CATALOGUE) -> tuple[Rule, ...]:
             elif rule_id in CHECKS:
                 needs, check = CHECKS[rule_id]
                 rules.append(Rule(rule_id, needs, check, row["source"]))
+            elif rule_id in PEER_CHECKS:
+                needs, peers, check = PEER_CHECKS[rule_id]
+                rules.append(Rule(rule_id, needs, check, row["source"], peers))
             else:
                 raise CatalogueError(f"{path}: line {line}: rule {rule_id} is evaluated by config_checks but has "
                                      f"neither a metric, operator and limit nor a check coded for it")
-    missing = sorted(set(CHECKS) - {r.rule_id for r in rules})
+    missing = sorted((set(CHECKS) | set(PEER_CHECKS)) - {r.rule_id for r in rules})
     if missing:
         raise CatalogueError(f"{path}: no row evaluated by config_checks for the coded checks {', '.join(missing)}")
     return tuple(rules)
@@ -795,21 +836,38 @@ def evaluate(settings: list[Setting]) -> tuple[list[Finding], dict[str, int]]:
     for node, node_settings in by_node.items():
         values = _namespace(node_settings)
         for rule in RULES:
-            if all(k in values for k in rule.needs):
-                applied[rule.rule_id] = applied.get(rule.rule_id, 0) + 1
-                findings += [Finding(rule.rule_id, sev, node, params, found, expected, rule.source)
-                             for sev, params, found, expected in rule.check(values)]
+            if not all(k in values for k in rule.needs):
+                continue
+            if rule.peers:  # a PEER_CHECKS rule applies when another node sets a number for one of its peer keys
+                peers = [s for s in _firsts([s for s in settings if s.node != node and s.key in rule.peers])
+                         if s.value is not None]
+                if not peers:
+                    continue
+                got = rule.check(values, peers)
+            else:
+                got = rule.check(values)
+            applied[rule.rule_id] = applied.get(rule.rule_id, 0) + 1
+            findings += [Finding(rule.rule_id, sev, node, params, found, expected, rule.source)
+                         for sev, params, found, expected in got]
     owners: dict[str, set[str]] = {}
     for s in settings:
         owners.setdefault(s.key, set()).add(s.node)
     shared = _namespace(s for s in settings if len(owners[s.key]) == 1)
     for rule in RULES:
-        if rule.rule_id not in applied and rule.needs and all(k in shared for k in rule.needs):
+        if rule.rule_id not in applied and rule.needs and not rule.peers and all(k in shared for k in rule.needs):
             applied[rule.rule_id] = 1
             nodes = "+".join(sorted({shared[k].node for k in rule.needs if not k.startswith("_")}))
             findings += [Finding(rule.rule_id, sev, nodes, params, found, expected, rule.source)
                          for sev, params, found, expected in rule.check(shared)]
     return findings, applied
+
+
+def _firsts(settings: list[Setting]) -> list[Setting]:
+    """Each node's first setting of each key: the one the rules read."""
+    seen: dict[tuple[str, str], Setting] = {}
+    for s in settings:
+        seen.setdefault((s.node, s.key), s)
+    return list(seen.values())
 
 
 # -- reading listings -------------------------------------------------------------------------------------------

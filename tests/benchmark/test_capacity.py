@@ -230,6 +230,8 @@ def test_seed_000_baseline_listing_breaks_the_rules_the_tuned_one_follows():
         ("000-R30", "RS/6000", "2,816 bytes"),  # its mode RU, not 3840 (L656)
         ("000-R31", "RS/6000", "3 RUs"),  # its mode send pacing, not the lab's 63 (L662, L1185)
         ("000-F12", "NCP+VTAM", "IOBUF 384, UNITSZ 384"),  # equal, but not 4000 (L956-L958)
+        # T2TIMER not coded (L1100) toward stations sending more than one frame per acknowledgement (L886)
+        ("000-R49", "NCP", "T2TIMER default; RS/6000's DLC Transmit Count 10"),
     ])
     assert {f.source for f in base if f.rule_id == "000-slodown-6"} == {"seed 000 L815-L821"}
     assert config_checks.check(listing("appA_tuned")) == []
@@ -284,7 +286,7 @@ def test_configuration_rules_are_the_catalogue_rows_config_checks_evaluates(tmp_
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"]: r for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     assert {r.rule_id: r.source for r in config_checks.RULES} == {k: r["source"] for k, r in rows.items()}
-    assert len(rows) == 75 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
+    assert len(rows) == 76 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
     header = "rule_id,evaluated_by,metric,operator,limit,severity,advice,source\n"
     path = tmp_path / "rules_catalogue.csv"
     path.write_text(header + "000-unitsz-4000,config_checks,unitsz,<>,4000,warning,4000 bytes,seed 000 L787\n"

@@ -121,3 +121,21 @@ def test_bfruse_a_line_out_of_layout_is_kept_and_the_display_loads(tmp_path):
     # BS00 lost its IST922I values only; the pool was not cut short, so nothing else is lost
     first, second = values(rows, 0, entity="BS00"), values(rows, 1, entity="BS00")
     assert {k: v for k, v in second.items() if k not in ("curr_total", "curr_available")} == first
+
+
+def test_sessions_bind_ru_sizes_of_z_os_ist2064i(tmp_path):
+    # seed 003's display (L657-L683) with the line z/OS Communications Server prints between IST1635I and IST1636I,
+    # in the layout of IBM's SNA Messages (the IST879I message group: IST2064I PLU TO SLU RU SIZE = plu_to_slu_rusize
+    # SLU TO PLU RU SIZE = slu_to_plu_rusize); the sizes are those of its LOGMODE #BAT2K's name, 2K
+    text = (VTAM / "share1999__d-net-sessions__19990301T120000.out").read_text()
+    f = tmp_path / "share1999__d-net-sessions__19990301T120000.out"
+    f.write_text(text.replace("IST1636I", "IST2064I PLU TO SLU RU SIZE = 2048 SLU TO PLU RU SIZE = 2048\nIST1636I", 1))
+    _, ctx, rows, unparsed = parse_file(f)
+    assert not ctx.rejects and not unparsed
+    session = values(rows, section="session")
+    assert (session["logmode"], session["plu_to_slu_ru_size"], session["slu_to_plu_ru_size"]) == ("#BAT2K", 2048, 2048)
+    assert {(r["entity"], r["unit"], r["kind"]) for r in rows if r["counter_name"].endswith("_ru_size")} == {
+        ("FD87C05900BCFE62", "bytes", "gauge")}
+    # the pacing rows are those of the display without the line
+    _, _, without, _ = parse_file(VTAM / "share1999__d-net-sessions__19990301T120000.out")
+    assert values(rows, section="pacing") == values(without, section="pacing")

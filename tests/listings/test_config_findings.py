@@ -51,6 +51,9 @@ def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_t
         ("000-R30", "RS/6000", "ru_size", 2816), ("000-R31", "RS/6000", "Mode Send Pacing", 3),
         # IOBUF = UNITSZ, but 384, not 4000 (L956-L958)
         ("000-F12", "NCP+VTAM", "iobuf, unitsz", 384),
+        # T2TIMER left at its default (L1100) toward stations sending up to 10 frames per acknowledgement (the
+        # RS/6000's DLC Transmit Count, L1121; CM/2's 3, NS/DOS's 2): L886 codes T2TIMER = (1,1,2)
+        ("000-R49", "NCP", "t2timer, transmit_window_count, dlc_maxout, dlc_window_count", 10),
     ])
     # NS/DOS's RU is '*' in both (L1132, L1188: L563 wants it so)
     assert {(r["listing"].rsplit("/", 1)[-1], r["fired"]) for r in evaluations["appA_base.csv"] + evaluations["appA_tuned.csv"]
@@ -72,14 +75,14 @@ def test_seed_000_appendix_b_tuned_values_pass_every_rule_and_its_defaults_break
         ("000-R26", "OS/2", 4, 2), ("000-R61", "DOS", 256, 16393)])
 
 
-def test_the_demo_listings_evaluate_62_configuration_rules(db):
-    # the 75 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
+def test_the_demo_listings_evaluate_63_configuration_rules(db):
+    # the 76 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
     # T2TIMER rule: those are evaluated on ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py);
     # and less seed 001's READLINK cache rules, on ingest.generate.peek's displays (tests/listings/test_peek_expedited.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 75 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+    assert len(rows) == 76 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
                                                     "000-R34", "000-R35", "000-R39", "000-R40", "000-R51",
                                                     "001-aF12", "001-aF13"}
 
@@ -145,3 +148,41 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
         ("000-R29", "xmt_que_size", 30, True),
         ("002-F20", "rec_que_size", 150, False), ("002-F20", "xmt_que_size", 30, True),
         ("002-adapter-queues-150", "rec_que_size", 150, False), ("002-adapter-queues-150", "xmt_que_size", 30, True)]
+
+
+def _appendix_a(t2timer: str, windows: list[tuple[str, str, str]]) -> list:
+    return [config_checks.setting("NCP", "T2TIMER", t2timer, None, 1)] + [
+        config_checks.setting(node, parameter, value, "frames", line) for line, (node, parameter, value)
+        in enumerate(windows, start=2)]
+
+
+FIGURE_6_STATIONS = [("OS/2", "DLC SEND PACING", "3"), ("RS/6000", "DLC Transmit Count", "10"), ("DOS", "DLC MAXOUT", "2")]
+
+
+@pytest.mark.parametrize("t2timer, windows, fired", [
+    ("default", FIGURE_6_STATIONS, True),  # Figure 6 (L1100): not coded, toward windows of 3, 10 and 2
+    ("(1,1,8)", FIGURE_6_STATIONS, False),  # Figure 7 (L1159): coded; NCP uses W = 2 on a peripheral link (L883)
+    ("(1,1,2)", [("DOS", "DLC MAXOUT", "8")], False),  # L886's own value
+    ("(1,3,2)", [("DOS", "DLC MAXOUT", "8")], True),  # coded, but not T1 = T2 = 1
+    ("default", [("DOS", "DLC MAXOUT", "1")], False),  # stations with a send window of 1: L887's case, not L886's
+])
+def test_r49_reads_the_ncp_t2timer_against_the_other_nodes_send_windows(t2timer, windows, fired):
+    findings, applied = config_checks.evaluate(_appendix_a(t2timer, windows))
+    assert applied["000-R49"] == 1
+    assert [(f.rule_id, f.node) for f in findings if f.rule_id == "000-R49"] == ([("000-R49", "NCP")] if fired else [])
+
+
+def test_r49_needs_a_station_beside_the_ncp():
+    # a listing of the NCP alone (seed 000's Figure 7 NCP statements) states no station's send window
+    _, applied = config_checks.evaluate(_appendix_a("default", []) + [config_checks.setting("NCP", "DLC MAXOUT", "8", None, 9)])
+    assert "000-R49" not in applied
+
+
+def test_the_peer_rules_read_the_same_keys_in_python_and_sql():
+    import re
+    from pathlib import Path
+    macro = (Path(config_checks.__file__).resolve().parents[2] / "dbt_project" / "macros" / "config_rules.sql").read_text()
+    listed = re.search(r"set send_windows = \[(.*?)\]", macro).group(1)
+    assert tuple(re.findall(r"'([a-z_]+)'", listed)) == config_checks.PERIPHERAL_SEND_WINDOWS
+    assert {rule_id: peers for rule_id, (_, peers, _) in config_checks.PEER_CHECKS.items()} == {
+        "000-R49": config_checks.PERIPHERAL_SEND_WINDOWS}

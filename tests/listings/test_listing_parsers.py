@@ -64,3 +64,27 @@ def test_two_nodes_tuned_alike_are_two_listings_and_a_resent_one_is_known(tmp_pa
     with duckdb.connect(str(home.db_path), read_only=True) as con:
         nodes = con.execute("select node, count(*) from raw.parameter_listings group by node order by node").fetchall()
     assert nodes == [("aix01", rows), ("aix02", rows)]
+
+
+# a VTAM MPC CTC link's TRL and local major nodes, byte for byte as SDL-Hercules-390/hyperion's
+# readme/README.NETWORKING.md (CTCE) prints them
+HERCULES_MPC_CTC = """\
+CTCATRL  VBUILD TYPE=TRL
+C0E40TRL TRLE  LNCTL=MPC,READ=(0E40,0E42),WRITE=(0E41,0E43)
+
+CTCALCL  VBUILD TYPE=LOCAL
+C0E40LCL PU    TRLE=C0E40TRL,XID=YES,CONNTYPE=APPN,CPCP=YES,TGP=CHANNEL
+"""
+
+
+def test_a_trle_keeps_its_operands_as_its_own_node(tmp_path):
+    path = tmp_path / "SYSB__vtam-trl__20260105T060000.out"
+    path.write_text(HERCULES_MPC_CTC)
+    got = parse(path)
+    assert got["format"] == "listing.assembler" and not got["rejects"]
+    assert [(line, node, parameter, text) for line, node, parameter, _, text, *_ in got["rows"]] == [
+        (1, "SYSB", "TYPE", "TRL"),
+        (2, "SYSB/C0E40TRL", "LNCTL", "MPC"), (2, "SYSB/C0E40TRL", "READ", "(0E40,0E42)"),
+        (2, "SYSB/C0E40TRL", "WRITE", "(0E41,0E43)"),
+        (4, "SYSB", "TYPE", "LOCAL"), (5, "SYSB", "TRLE", "C0E40TRL"), (5, "SYSB", "XID", "YES"),
+        (5, "SYSB", "CONNTYPE", "APPN"), (5, "SYSB", "CPCP", "YES"), (5, "SYSB", "TGP", "CHANNEL")]

@@ -182,7 +182,7 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # aix02: a 4096-byte RU in 4000-byte frames, R06 and ru-fits-frame), VSE1's, AS4A's CL,
     # OS2A's .NDF, NCP1's subarea route) plus, outside SQL, on the runs' parameters (55 DELAY, 44 pacing windows,
     # 24 thewall: seed 000 L341's three baseline pacing windows below 8, 13 thewall below 8192); SYSA's D NET,SESSIONS
-    # windows (6 displays of two bulk sessions, each with two directions: OS2A's held at NEXT 7 fires); the user's
+    # windows (6 displays of three bulk sessions, each with two directions: OS2A's held at NEXT 7 fires); the user's
     # benchmark runs against the published ones (none an order of magnitude below; 18 of them seed 004 TCP/IP for VSE
     # runs of the demo's vse_tcpip.jsonl, the IND$FILE and LANRES/VSE transfers having no published twin)
     assert evaluated == {
@@ -199,7 +199,11 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
         "000-R33": ("configuration", 1, 1), "000-R34": ("configuration", 2, 1), "000-R35": ("configuration", 2, 1),
         "000-R39": ("configuration", 1, 1), "000-R40": ("configuration", 1, 1),
         "000-R44": ("configuration", 3, 0), "000-R53": ("configuration", 3, 2), "000-R57": ("configuration", 2, 0),
-        "000-R10": ("threshold", 24, 6), "000-R62": ("diagnostic", 54 + 18, 0),
+        "000-R10": ("threshold", 36, 6), "000-R62": ("diagnostic", 54 + 18, 0),
+        # L202: the BIND RU sizes of SYSA's #BATCH sessions (6 displays each) against the X'8989' of SYSA's mode
+        # table: AS4A's 4,096 both ways, DOSA's negotiated down to 960 (Figure 6, L1132); L886 on Appendix A's base
+        # (T2TIMER not coded toward windows of 3, 10 and 2) and tuned (1,1,8) listings
+        "000-R08": ("diagnostic", 12, 6), "000-R49": ("configuration", 2, 1),
         "000-delay-0": ("configuration", 4 + 55, 1), "000-iobuf-equals-unitsz": ("configuration", 3, 0),
         "000-maxbfru-from-piu": ("configuration", 1, 0), "000-maxdata-ge-maxtsl": ("configuration", 3, 0),
         "000-maxtsl-tic1": ("configuration", 1, 0),
@@ -234,7 +238,7 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
     # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
     # check of rpt_capacity_baseline_summary
-    assert by_document == {"000": [15, 64], "001": [23, 71], "002": [11, 39], "003": [2, 14], "004": [20, 75],
+    assert by_document == {"000": [13, 66], "001": [23, 71], "002": [11, 39], "003": [2, 14], "004": [20, 75],
                            "formats": [0, 7]}
 
 
@@ -275,6 +279,18 @@ def test_the_rules_judged_across_the_demo_listings(db):
         ("002-R13", "aix01-aix02", 32, 16, True), ("002-R13", "aix02-aix01", 8, 32, False),
         ("002-F17", "aix02-aix01", 4000, 4105, True), ("002-F17", "aix02-ncp", 4105, 4000, True),
         ("002-R25", "aix02-aix01", 4000, 4105, True), ("002-R25", "aix02-ncp", 4105, 4000, True)])
+
+
+def test_seed_000_downward_negotiation_of_the_demo_sessions_bind_ru_sizes(db):
+    # SYSA's mode table configures #BATCH with RUSIZES X'8989' (4,096 bytes each way); the BIND of AS4A's session
+    # settled on that, DOSA's (NS/DOS) on 960 (seed 000 Figure 6, L1132): L202's downward negotiation. #BAT2K and
+    # #INTER are in no mode table of SYSA: not compared
+    rows = db.execute("select session, logmode, plu_to_slu_ru_size, slu_to_plu_ru_size, configured_plu_to_slu_ru_size, "
+                      "configured_slu_to_plu_ru_size, fired, count(*) from marts.rpt_session_ru_sizes "
+                      "group by session, logmode, plu_to_slu_ru_size, slu_to_plu_ru_size, configured_plu_to_slu_ru_size, "
+                      "configured_slu_to_plu_ru_size, fired order by session").fetchall()
+    assert rows == [("D0D1D2D3D4D5D6D7", "#BATCH", 960, 960, 4096, 4096, True, 6),
+                    ("F1A2B3C4D5E6F701", "#BATCH", 4096, 4096, 4096, 4096, False, 6)]
 
 
 def test_the_processor_and_workload_rules_of_glasstone_on_the_demos_shifts_and_days(db):

@@ -12,7 +12,13 @@ statements the document names for them)::
           CSALIMIT=0
 
 A statement is an optional label, an operation (``BUILD``, ``HOST``, ``LINE``, ``PU``, ``MODEENT`` ...) and its
-operands; a start-options member has operands only. Operands are separated by commas, a parenthesised value
+operands; a start-options member has operands only. A TRL major node (``VBUILD TYPE=TRL``) defines one TRLE per
+channel connection; real sample (SDL-Hercules-390/hyperion, readme/README.NETWORKING.md, its VTAM MPC CTC link)::
+
+    CTCATRL  VBUILD TYPE=TRL
+    C0E40TRL TRLE  LNCTL=MPC,READ=(0E40,0E42),WRITE=(0E41,0E43)
+
+ Operands are separated by commas, a parenthesised value
 keeps its commas; a blank ends the operand field (what follows is a remark). A statement continues on the next
 line when column 72 is not blank (the assembler's continuation) or its operands end with a comma (start
 options); columns 72-80 are never operands. Lines starting with ``*`` are comments.
@@ -22,7 +28,8 @@ printed. A keyword whose meaning depends on its statement has that statement in 
 (``STATEMENT_KEYS``): MODETAB on an APPL statement is ``appl_modetab``, on a PU ``pu_modetab`` (seed 000 L963
 wants the two alike: ``000-R59``). An operand without ``=`` (a positional operand, a damaged line) is rejected with its line; the other
 operands load. The node is the file's (``reader``): the parameters of all statements are one node's, the first
-of a keyword set twice (two LINE statements) is the one the rules read.
+of a keyword set twice (two LINE statements) is the one the rules read; a TRLE's operands are the node
+``<node>/<TRLE name>`` (ENTRY_STATEMENTS), each TRLE's MPCLEVEL its own.
 """
 
 from __future__ import annotations
@@ -40,9 +47,12 @@ NAME = r"[A-Z@#$][A-Z0-9@#$+]*"
 STATEMENT = re.compile(rf"^(?:{NAME}=|(?:{NAME})?\s+[A-Z]{{2,8}}\s+{NAME}=)")
 CONTINUED = re.compile(rf"^\s+{NAME}=")  # a continuation line, as its statement's sniff counts it
 OPERAND = re.compile(rf"^(?P<name>{NAME})=(?P<value>.*)$", re.S)
-OPERATION = re.compile(rf"^(?:{NAME})?\s+(?P<operation>[A-Z]{{2,8}})\s+(?={NAME}=)")
+OPERATION = re.compile(rf"^(?P<label>{NAME})?\s+(?P<operation>[A-Z]{{2,8}})\s+(?={NAME}=)")
 # (operation, keyword) -> canonical name: the mode table of a VTAM application and of a PU (seed 000 L916-L922, L963)
 STATEMENT_KEYS = {("APPL", "MODETAB"): "appl_modetab", ("PU", "MODETAB"): "pu_modetab"}
+# statements whose operands describe one of several like resources of the listing, each its own node
+# ``<node>/<label>``: a TRL major node's TRLEs (one per channel connection: its MPCLEVEL, READ and WRITE devices)
+ENTRY_STATEMENTS = {"TRLE"}
 
 
 def _operand_field(text: str) -> tuple[str, int]:
@@ -85,7 +95,7 @@ class AssemblerListing(LineListing):
         return matched >= 2 and 2 * matched >= len(lines)
 
     def settings(self, text: str, node: str) -> Parsed:
-        continuing, operation = False, None
+        continuing, operation, owner = False, None, node
         for number, raw in enumerate(text.replace("\r", "").split("\n"), start=1):
             if len(raw) > MAX_LINE_CHARS:
                 yield number, f"expected a statement line of at most {MAX_LINE_CHARS:,} characters, found {len(raw):,}"
@@ -101,6 +111,7 @@ class AssemblerListing(LineListing):
             elif STATEMENT.match(code):
                 head = OPERATION.match(code)
                 start, operation = (code[head.end():], head["operation"]) if head else (code, None)
+                owner = f"{node}/{head['label']}" if head and head["label"] and operation in ENTRY_STATEMENTS else node
             else:
                 yield number, f"expected a statement (label, operation, KEYWORD=value operands), found {code.strip()[:80]!r}"
                 continuing = False
@@ -114,7 +125,7 @@ class AssemblerListing(LineListing):
                 if not operand:
                     continue
                 m = OPERAND.match(operand)
-                yield number, (_setting(node, operation, m["name"], m["value"], number) if m
+                yield number, (_setting(owner, operation, m["name"], m["value"], number) if m
                                else f"expected {self.expected}, found {operand[:80]!r}")
             continuing = marked or field.endswith(",")
 

@@ -29,8 +29,15 @@ pacing values")::
     IST1643I     PRIMARY RECEIVE        = 63
     IST314I END
 
+z/OS Communications Server adds the RU sizes the session's BIND settled on, between the IST1635I lines and
+IST1636I (the IST879I message group of IBM's z/OS Communications Server: SNA Messages, V2R1, SC27-3669: ``[IST2064I
+PLU TO SLU RU SIZE = plu_to_slu_rusize SLU TO PLU RU SIZE = slu_to_plu_rusize ]``), read in bytes::
+
+    IST2064I PLU TO SLU RU SIZE = 4096 SLU TO PLU RU SIZE = 4096
+
 Output: the session (section ``session``, entity = the SID of the command echo, else ``PLU>SLU``): texts
-``plu``, ``slu``, ``setup_status``, ``logmode``, ``cos`` and ``appncos``. Its pacing (section ``pacing``, entity
+``plu``, ``slu``, ``setup_status``, ``logmode``, ``cos`` and ``appncos``; gauges ``plu_to_slu_ru_size`` and
+``slu_to_plu_ru_size`` (bytes, IST2064I: the largest RU each partner sends). Its pacing (section ``pacing``, entity
 ``<session>/STAGE<n>/<FROM> TO <TO>``, one per stage and direction of an IST1638I or IST1641I line): gauges
 ``send_window_current`` and ``send_window_next`` (IST1639I, IST1642I) and ``receive_window`` (IST1640I,
 IST1643I), in RUs, and the text ``pacing_type`` (ADAPTIVE, FIXED). A display without ``IST314I END`` is cut
@@ -55,6 +62,7 @@ DIRECTION_RE = re.compile(r"^STAGE(?P<stage>\d+):\s+(?P<flow>PRIMARY\s+TO\s+SECO
                           r"\s+DIRECTION\s+-\s+(?P<type>\S+)$")
 SEND_RE = re.compile(r"^(?P<role>PRIMARY|SECONDARY)\s+SEND:\s+CURRENT\s*=\s*(?P<current>\d+)\s+NEXT\s*=\s*(?P<next>\d+)$")
 RECEIVE_RE = re.compile(r"^(?P<role>PRIMARY|SECONDARY)\s+RECEIVE\s*=\s*(?P<window>\d+)$")
+RU_SIZES_RE = re.compile(r"^PLU\s+TO\s+SLU\s+RU\s+SIZE\s*=\s*(?P<plu>\d+)\s+SLU\s+TO\s+PLU\s+RU\s+SIZE\s*=\s*(?P<slu>\d+)$")
 # the lines of the display that carry nothing the tables keep
 IGNORED = {"IST097I", "IST1635I", "IST1636I", "IST1644I"}
 WINDOW = {"unit": "RUs", "kind": "gauge"}
@@ -72,6 +80,7 @@ class VtamSessions(CommandParser):
         sid = next((m[1].upper() for ln in cap.lines if (m := SID_RE.search(ln))), None)
         partners: dict[str, str] = {}
         texts: list[tuple[int, str, str, str]] = []  # (offset, label, name, text) of the session
+        sizes: list[Counter] = []  # the session's RU sizes (IST2064I), its entity set with the texts'
         pacing: list[Counter] = []
         direction: str | None = None
         ended = False
@@ -93,6 +102,10 @@ class VtamSessions(CommandParser):
                 continue  # the route towards the SLU: not a setting of the session
             elif msg == "IST875I" and (s := APPNCOS_RE.match(text)):
                 texts.append((i, "APPNCOS", "appncos", s["cos"]))
+            elif msg == "IST2064I" and (s := RU_SIZES_RE.match(text)):
+                sizes += [Counter(i, "session", "", label, name, float(s[group]), None, "bytes", "gauge")
+                          for label, name, group in (("PLU TO SLU RU SIZE", "plu_to_slu_ru_size", "plu"),
+                                                     ("SLU TO PLU RU SIZE", "slu_to_plu_ru_size", "slu"))]
             elif msg in ("IST1638I", "IST1641I") and (d := DIRECTION_RE.match(text)):
                 direction = f"STAGE{d['stage']}/{' '.join(d['flow'].split())}"
                 pacing.append(Counter(i, "pacing", direction, "PACING", "pacing_type", None, d["type"], None, "text"))
@@ -113,6 +126,7 @@ class VtamSessions(CommandParser):
             raise CaptureError("expected the SID of the command or the PLU and SLU of IST879I lines to name the "
                                "session", cap.line_no(0))
         return ([Counter(i, "session", session, label, name, None, text, None, "text") for i, label, name, text in texts]
+                + [c._replace(entity=session) for c in sizes]
                 + [c._replace(entity=f"{session}/{c.entity}") for c in pacing])
 
 

@@ -8,9 +8,13 @@
 --                                                      each parameter is set by one node only (VTAM's
 --                                                      IOBUF, NCP's UNITSZ), the node `NCP+VTAM`
 --   a rule on settings (config_setting_rules)         every pacing window; each node's adapter queues
+--   a rule across nodes (config_peer_rules)            each node that sets what it needs, against the numbers
+--                                                      the listing's other nodes set (NCP's T2TIMER against
+--                                                      its stations' send windows)
 -- A listing is its file: the baseline and the tuned NCP of seed 000 are evaluated apart.
 {%- set relations = config_relations() %}
 {%- set setting_rules = config_setting_rules() %}
+{%- set peer_rules = config_peer_rules() %}
 {#- a node (or listing scope) of a platform: one of its settings is spelt as the platform names it -#}
 {%- set platform_nodes = [] %}
 {%- for platform, spellings in platform_parameters().items() %}
@@ -18,7 +22,7 @@
         ~ "') then 1 else 0 end) as " ~ platform ~ "_node") %}
 {%- endfor %}
 {%- set keys = [] %}
-{%- for rule in relations.values() %}
+{%- for rule in relations.values() | list + peer_rules.values() | list %}
     {%- for key in rule.needs + rule.get('reads', []) if key not in keys %}{% do keys.append(key) %}{% endfor %}
 {%- endfor %}
 
@@ -77,9 +81,7 @@ scoped as (
         source_file_id,
         node,
         '{{ rule.needs | join(", ") }}' as parameters,
-        cast({{ rule.value }} as double) as value,
-        cast({{ rule.limit }} as double) as limit_value,
-        coalesce({{ rule.fired }}, false) as fired
+        {{ config_rule_verdict(rule) }}
     from scoped
     where scope = 'node'
         {%- for key in rule.needs %}
@@ -100,9 +102,7 @@ scoped as (
             else {{ second }} || '+' || {{ first }}
         end as node,
         '{{ rule.needs | join(", ") }}' as parameters,
-        cast({{ rule.value }} as double) as value,
-        cast({{ rule.limit }} as double) as limit_value,
-        coalesce({{ rule.fired }}, false) as fired
+        {{ config_rule_verdict(rule) }}
     from scoped
     left join (
         select distinct source_file_id
@@ -125,6 +125,34 @@ scoped as (
         and scoped.{{ rule.platform }}_node = 1
         {%- endif %}
     {%- endif %}
+),
+{%- endfor %}
+{%- for rule_id, rule in peer_rules.items() %}
+
+rule_{{ rule_id | replace('-', '_') }} as (
+    select
+        '{{ rule_id }}' as rule_id,
+        scoped.source_file_id,
+        scoped.node,
+        '{{ (rule.needs + rule.peers) | join(", ") }}' as parameters,
+        {{ config_rule_verdict(rule) }}
+    from scoped
+    inner join (
+        select nodes.source_file_id, nodes.node, max(peer.value) as peer_max
+        from (select distinct source_file_id, node from firsts) as nodes
+        inner join firsts as peer
+            on peer.source_file_id = nodes.source_file_id
+            and peer.node <> nodes.node
+            and peer.parameter_key in ('{{ rule.peers | join("', '") }}')
+            and peer.value is not null
+        group by nodes.source_file_id, nodes.node
+    ) as peers
+        on peers.source_file_id = scoped.source_file_id
+        and peers.node = scoped.node
+    where scoped.scope = 'node'
+        {%- for key in rule.needs %}
+        and scoped.{{ key }}_set = 1
+        {%- endfor %}
 ),
 {%- endfor %}
 
@@ -161,7 +189,7 @@ evaluations as (
     from {{ 'settings' if rule.every else 'firsts' }}
     where parameter_key in ('{{ rule['keys'] | join("', '") }}')
     {%- endfor %}
-    {%- for rule_id in relations %}
+    {%- for rule_id in relations | list + peer_rules | list %}
     union all
     select * from rule_{{ rule_id | replace('-', '_') }}
     {%- endfor %}

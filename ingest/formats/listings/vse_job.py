@@ -12,6 +12,11 @@ Sample (seed 004's "TCP/IP for VSE/ESA Startup Job", foil D.5, L2086-L2093, byte
     /*
     * $$$ EOJ
 
+The same grammar, a step's input cards between its EXEC and ``/*`` and ``/&`` closing the job, is that of the
+sample start job of CSI's SeeTCP/IP server (``// JOB SVSESRVR`` ... ``// EXEC SVSESRVR,SIZE=SVSESRVR``, then
+``SETPORT``/``SETUSER1`` cards; github.com/dzstoever/SeeTCPIP200 ``_doc/ReadMe.txt``, cited, not copied: the
+repository states no licence).
+
 Grammar: ``* $$$ ...`` (VSE/POWER JECL), ``// JOB``, ``/*``, ``/&``, a ``* `` comment and any other
 ``// VERB ...`` statement (LIBDEF, ASSGN, OPTION...) set nothing the rules read and are passed over; so are
 the program's own input lines between an ``// EXEC`` and the next ``/*``. ``// SETPFIX LIMIT=n`` is one

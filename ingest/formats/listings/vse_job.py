@@ -70,8 +70,9 @@ class VseJob(ListingParser):
     format = "listing.vse_job"
 
     def sniff(self, head: bytes, name: str) -> bool:
-        lines = [ln.strip() for ln in head_text(head).split("\n")]
-        return any(JOB_RE.match(ln) for ln in lines) and any(re.match(r"^//\s+EXEC\s", ln, re.I) for ln in lines)
+        # a job card (`* $$$ JOB` or `// JOB`, z/OS's `//name JOB` is no match): a job stream has both, so one
+        # damaged line does not make it unrecognised
+        return any(JOB_RE.match(ln.strip()) for ln in head_text(head).split("\n"))
 
     def settings(self, text: str, node: str) -> Parsed:
         in_step = False  # between an EXEC and its /*: the program's own input

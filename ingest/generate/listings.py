@@ -33,6 +33,8 @@
   PULSE_TIME, MAX_BUFFERS and DEBUG follow them; and its TCP/IP start job (seed 004's startup job, L2086-L2093,
   with a LIBDEF where the document leaves its LIBDEFs out) whose EXEC IPNET has no DSPACE (L2199: better
   specified, VTAM's default data space may be too low).
+* ``VSE2`` (TCP/IP for VSE): an IPINIT member at the document's defaults (L2682, L2704, L2721), its 10 TELNET
+  daemons on the pool (POOL=YES) and the pool at its default 20 buffers: more than the daemons (L3031-L3034).
 
 Each breaks some rules and follows others; ``rpt_config_findings`` and ``perfdb report capacity --config``
 find the same. ``demo(home, seed)`` writes them into ``home/landing/listings``, landed with the first night
@@ -168,6 +170,10 @@ VSE_DEFINE = [  # and its definitions, the link's continued on a second line as 
     "DEFINE TELNETD,ID=TN01,TARGET=DBDCCICS,COUNT=4,POOL=NO",
     "WAIT VTAM",
 ]
+VSE2_IPINIT = [  # VSE2's member: the defaults, a TELNETD buffer pool larger than its POOL=YES daemons
+    "SET ALL_BOUND = 30000", "SET ARP_TIME = 90000", "SET PULSE_TIME = 18000", "SET TELNETD_BUFFERS = 20",
+    "SET DEBUG = OFF", "DEFINE TELNETD,ID=TN01,TARGET=DBDCCICS,COUNT=10,POOL=YES",
+]
 VSE_START_JOB = [  # VSE1's TCP/IP start job: the document's, its EXEC without DSPACE=3M
     "* $$$ JOB JNM=TCPSTRT,CLASS=7,DISP=L",
     "// JOB TCPSTRT",
@@ -219,6 +225,7 @@ def generate(out: Path) -> list[Path]:
         _text(out / f"VSE1__ipinit__{STAMP}.out",
               "".join(f"SET {name} = {value}\n" for name, value in VSE_SET) + "\n".join(VSE_DEFINE) + "\n"),
         _text(out / f"VSE1__tcpstrt__{STAMP}.out", "\n".join(VSE_START_JOB) + "\n"),
+        _text(out / f"VSE2__ipinit__{STAMP}.out", "\n".join(VSE2_IPINIT) + "\n"),
         _csv(out / f"aix01__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX),
         _csv(out / f"aix02__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX_NN),
         _csv(out / f"SYSA__vtam-ncp-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VTAM_NCP),

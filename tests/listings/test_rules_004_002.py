@@ -66,6 +66,15 @@ def test_the_documents_ipinit_example_breaks_only_what_its_added_link_breaks():
 
 
 
+def test_the_telnetd_pool_below_its_pool_daemons():
+    # L3031-L3034: the pool "can and should be much lower than the number of POOL=YES defined TELNET daemons - any
+    # number greater than that is waste"; the default 20 for 10 pool daemons breaks it, a pool of 4 does not
+    pool = [("TELNETD COUNT", "10", ""), ("TELNETD POOL", "YES", "")]
+    assert fired(("TELNETD_BUFFERS", "20", ""), *pool)["004-aR14"] == ["20 buffers for 10 POOL=YES daemons"]
+    assert fired(("TELNETD_BUFFERS", "4", ""), *pool)["004-aR14"] == []
+    # daemons with their own buffers (POOL=NO) leave the pool unused: 004-aR13's finding, not this one
+    assert fired(("TELNETD_BUFFERS", "20", ""), ("TELNETD COUNT", "10", ""), ("TELNETD POOL", "NO", ""))["004-aR14"] == []
+
 def test_the_tcpip_start_job_specifies_dspace():
     # L2194-L2200: "DSPACE=3M ... It is better to specify DSPACE, otherwise its default SYSDEF DSPACE,DFSIZE=mM
     # has to be found out, or even may be too low": the document's own startup job (L2086-L2093) follows it

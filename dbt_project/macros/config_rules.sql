@@ -188,6 +188,12 @@
     '004-aR13': {
         'needs': ['telnetd_buffers'], 'reads': ['telnetd_pool'], 'value': 'telnetd_buffers', 'limit': '0',
         'fired': 'telnetd_buffers > 0 and coalesce(telnetd_pool_text, \'\') not in ' ~ yes},
+    '004-aR14': {
+        'needs': ['telnetd_buffers', 'telnetd_count'], 'reads': ['telnetd_pool'], 'value': 'telnetd_buffers',
+        'limit': 'telnetd_count', 'fired': 'coalesce(telnetd_pool_text, \'\') in ' ~ yes ~ ' and telnetd_buffers > telnetd_count'},
+    '004-aR19': {
+        'needs': ['exec_ipnet'], 'reads': ['exec_ipnet_dspace'], 'value': 'null', 'limit': 'null',
+        'fired': 'exec_ipnet_dspace_text is null'},
     '004-bR4': {'needs': ['debug'], 'value': 'null', 'limit': 'null', 'fired': debug_on},
     '004-bR6': {'needs': ['record'], 'value': 'null', 'limit': 'null', 'fired': record_on},
     '001-aF12': {'needs': ['discarded_before_use', 'too_late'], 'value': 'too_late', 'limit': '0',

@@ -490,6 +490,22 @@ def _vse_telnetd_pool(v: Values):
     return []
 
 
+
+def _vse_telnetd_pool_size(v: Values):
+    buffers, daemons = _n(v, "telnetd_buffers"), _n(v, "telnetd_count")
+    if (buffers is not None and daemons is not None and _t(v, "telnetd_pool") in TRUE_WORDS
+            and buffers > daemons):
+        return [("info", "TELNETD_BUFFERS, TELNETD COUNT", f"{_fmt(buffers)} buffers for {_fmt(daemons)} POOL=YES daemons",
+                 "TELNETD_BUFFERS much lower than the POOL=YES TELNET daemons (2.5 to 7.5 per 100 terminals): "
+                 "any more is waste")]
+    return []
+
+def _vse_tcpip_dspace(v: Values):
+    if v.get("exec_ipnet_dspace") is None:
+        return [("info", "EXEC IPNET DSPACE", "not specified",
+                 "DSPACE=3M on the TCP/IP EXEC: else VTAM's data space for it is SYSDEF DSPACE,DFSIZE, maybe too low")]
+    return []
+
 # -- seed 001's READLINK cache (GUARDIAN 90 B30, L740-L822): PEEK /CPU n/ EXPEDITED against SYSGEN's buffers --
 # The document gives no figure for "high": a new buffer is discarded before use only when no junk, used or unused
 # buffer is left (L742-L748), i.e. when every buffer allowed is in use (L796), and its healthy CPU (Figure 3) prints
@@ -728,6 +744,8 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Values], list[tuple[str, str,
     "004-aR9": (("max_segment", "link_mtu"), _vse_max_segment),
     "004-aR12": (("debug",), _vse_diagnostics),
     "004-aR13": (("telnetd_buffers",), _vse_telnetd_pool),
+    "004-aR14": (("telnetd_buffers", "telnetd_count"), _vse_telnetd_pool_size),
+    "004-aR19": (("exec_ipnet",), _vse_tcpip_dspace),
     "004-bR4": (("debug",), _vse_debug),
     "004-bR6": (("record",), _vse_record),
     "001-aF12": (("discarded_before_use", "too_late"), _readlink_cache_short),

@@ -30,7 +30,11 @@
 * ``VSE1`` (TCP/IP for VSE): its IPINIT member's SET values and DEFINEs (seed 004): REUSE_SIZE 5 (below the
   default 10, more GETVIS/FREEVIS), ARP_TIME 6000 (20 s, below the 90000 default), RECORD left ON, 20 TELNETD
   buffers with no POOL=YES daemon and MAX_SEGMENT 32684 over a 1500-byte MTU break rules; ALL_BOUND,
-  PULSE_TIME, MAX_BUFFERS and DEBUG follow them.
+  PULSE_TIME, MAX_BUFFERS and DEBUG follow them; and its TCP/IP start job (seed 004's startup job, L2086-L2093,
+  with a LIBDEF where the document leaves its LIBDEFs out) whose EXEC IPNET has no DSPACE (L2199: better
+  specified, VTAM's default data space may be too low).
+* ``VSE2`` (TCP/IP for VSE): an IPINIT member at the document's defaults (L2682, L2704, L2721), its 10 TELNET
+  daemons on the pool (POOL=YES) and the pool at its default 20 buffers: more than the daemons (L3031-L3034).
 
 Each breaks some rules and follows others; ``rpt_config_findings`` and ``perfdb report capacity --config``
 find the same. ``demo(home, seed)`` writes them into ``home/landing/listings``, landed with the first night
@@ -52,7 +56,7 @@ from ingest.home import Home
 
 HELP = "parameter listings (seed 000 Appendices A and B, no -a, lsattr -El, VTAM/NCP, CS/AIX, VSE) of the demo's systems"
 DESCRIPTION = """Seed 000's baseline and tuned Appendix A and B listings as the document prints them, and a listing of each demo
-system (AIX no -a and lsattr -El, CS/AIX, VTAM and NCP, VSE's IPINIT) that breaks some configuration rules and follows others."""
+system (AIX no -a and lsattr -El, CS/AIX, VTAM and NCP, VSE's IPINIT and TCP/IP start job) that breaks some configuration rules and follows others."""
 
 REFERENCE = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds" / "reference" / "reference_parameters_000_appc_tuning.csv"
 LANDED_AFTER = dt.date(2026, 1, 5)  # the demo's first day (ingest.generate.commands.DEMO_START)
@@ -166,6 +170,20 @@ VSE_DEFINE = [  # and its definitions, the link's continued on a second line as 
     "DEFINE TELNETD,ID=TN01,TARGET=DBDCCICS,COUNT=4,POOL=NO",
     "WAIT VTAM",
 ]
+VSE2_IPINIT = [  # VSE2's member: the defaults, a TELNETD buffer pool larger than its POOL=YES daemons
+    "SET ALL_BOUND = 30000", "SET ARP_TIME = 90000", "SET PULSE_TIME = 18000", "SET TELNETD_BUFFERS = 20",
+    "SET DEBUG = OFF", "DEFINE TELNETD,ID=TN01,TARGET=DBDCCICS,COUNT=10,POOL=YES",
+]
+VSE_START_JOB = [  # VSE1's TCP/IP start job: the document's, its EXEC without DSPACE=3M
+    "* $$$ JOB JNM=TCPSTRT,CLASS=7,DISP=L",
+    "// JOB TCPSTRT",
+    "// LIBDEF PHASE,SEARCH=(PRD1.BASE,PRD2.CONFIG)",
+    "// SETPFIX LIMIT=900K",
+    "// EXEC IPNET,SIZE=IPNET,PARM='ID=00,INIT=IPINIT00'",
+    "/*",
+    "/&",
+    "* $$$ EOJ",
+]
 
 
 def _csv(path: Path, header: list[str], rows: list) -> Path:
@@ -206,6 +224,8 @@ def generate(out: Path) -> list[Path]:
         _lsattr(out / f"aix01__lsattr-El-sys0__{STAMP}.out", AIX_SYS0),
         _text(out / f"VSE1__ipinit__{STAMP}.out",
               "".join(f"SET {name} = {value}\n" for name, value in VSE_SET) + "\n".join(VSE_DEFINE) + "\n"),
+        _text(out / f"VSE1__tcpstrt__{STAMP}.out", "\n".join(VSE_START_JOB) + "\n"),
+        _text(out / f"VSE2__ipinit__{STAMP}.out", "\n".join(VSE2_IPINIT) + "\n"),
         _csv(out / f"aix01__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX),
         _csv(out / f"aix02__csaix-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], CSAIX_NN),
         _csv(out / f"SYSA__vtam-ncp-listing__{STAMP}.csv", ["node", "parameter", "value", "unit"], VTAM_NCP),

@@ -157,11 +157,11 @@ def db(tmp_path_factory):
         return listings.demo(home, seed=1) + appc_listings.demo(home, seed=1) + [cases] + tuned
 
     yield from listings_warehouse(tmp_path_factory.mktemp("appc_dbt"), landed,
-                                  ["loaded"] * 18 + ["loaded_with_rejects"] * 2)
+                                  ["loaded"] * 20 + ["loaded_with_rejects"] * 2)
 
 
 def test_the_mart_finds_what_config_checks_finds_on_every_listing(db):
-    assert_mart_finds_what_config_checks_finds(db, 20, {"002-adapter-queues-150", "002-F20"})
+    assert_mart_finds_what_config_checks_finds(db, 22, {"002-adapter-queues-150", "002-F20"})
 
 
 def test_in_sql_each_rule_fires_on_its_breaking_case_only(db):

@@ -15,12 +15,12 @@ from listings.findings import assert_mart_finds_what_config_checks_finds, by_lis
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 13)
+    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 15)
 
 
 def test_mart_and_config_checks_find_the_same_on_every_listing(db):
     # config_checks' adapter-queue rules apply to every node (they need no parameter)
-    assert_mart_finds_what_config_checks_finds(db, 13, {"002-adapter-queues-150", "002-F20"})
+    assert_mart_finds_what_config_checks_finds(db, 15, {"002-adapter-queues-150", "002-F20"})
 
 
 def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_the_document_tunes(db):
@@ -75,14 +75,14 @@ def test_seed_000_appendix_b_tuned_values_pass_every_rule_and_its_defaults_break
         ("000-R26", "OS/2", 4, 2), ("000-R61", "DOS", 256, 16393)])
 
 
-def test_the_demo_listings_evaluate_63_configuration_rules(db):
-    # the 76 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
+def test_the_demo_listings_evaluate_65_configuration_rules(db):
+    # the 78 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
     # T2TIMER rule: those are evaluated on ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py);
     # and less seed 001's READLINK cache rules, on ingest.generate.peek's displays (tests/listings/test_peek_expedited.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
-    assert len(rows) == 76 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
+    assert len(rows) == 78 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
                                                     "000-R34", "000-R35", "000-R39", "000-R40", "000-R51",
                                                     "001-aF12", "001-aF13"}
 
@@ -140,7 +140,14 @@ def test_demo_systems_break_some_rules_and_follow_others(db):
         "004-aR16": (5, 10, True), "004-aR3": (6000, 90000, True), "004-aR9": (32684, 1460, True),
         "004-aR12": (None, None, True), "004-bR6": (None, None, True), "004-aR13": (20, 0, True),
         "004-aR5": (30000, 9000, False), "004-aR4": (18000, 18000, False), "004-aR15": (6, 1, False),
-        "004-bR4": (None, None, False)}
+        "004-bR4": (None, None, False), "004-aR14": (20, 4, False)}
+    # VSE1's TCP/IP start job: its EXEC IPNET without DSPACE (seed 004 L2199: "It is better to specify DSPACE")
+    (job,) = evaluations["VSE1__tcpstrt__20260105T060000.out"]
+    assert (job["rule_id"], job["node"], job["parameters"], job["fired"]) == ("004-aR19", "VSE1", "exec_ipnet", True)
+    # VSE2's member at the defaults: only its pool of 20 TELNETD buffers for 10 POOL=YES daemons (L3031-L3034) breaks a
+    # rule; VSE1's POOL=NO daemon leaves its pool to 004-aR13
+    vse2 = {r["rule_id"]: (r["value"], r["limit_value"], r["fired"]) for r in evaluations["VSE2__ipinit__20260105T060000.out"]}
+    assert {k for k, (_, _, f) in vse2.items() if f} == {"004-aR14"} and vse2["004-aR14"] == (20, 10, True)
     (ram,) = evaluations["aix01__lsattr-El-sys0__20260105T060000.out"]
     assert (ram["rule_id"], ram["value"], ram["fired"]) == ("002-R24", 262144, False)
     tok0 = evaluations["aix01__lsattr-El-tok0__20260105T060000.out"]

@@ -65,6 +65,41 @@ def test_the_documents_ipinit_example_breaks_only_what_its_added_link_breaks():
     assert [(f.rule_id, f.found) for f in findings] == [("004-aR9", "MAX_SEGMENT 32,684, MTU 1,500")]
 
 
+
+def test_the_telnetd_pool_below_its_pool_daemons():
+    # L3031-L3034: the pool "can and should be much lower than the number of POOL=YES defined TELNET daemons - any
+    # number greater than that is waste"; the default 20 for 10 pool daemons breaks it, a pool of 4 does not
+    pool = [("TELNETD COUNT", "10", ""), ("TELNETD POOL", "YES", "")]
+    assert fired(("TELNETD_BUFFERS", "20", ""), *pool)["004-aR14"] == ["20 buffers for 10 POOL=YES daemons"]
+    assert fired(("TELNETD_BUFFERS", "4", ""), *pool)["004-aR14"] == []
+    # daemons with their own buffers (POOL=NO) leave the pool unused: 004-aR13's finding, not this one
+    assert fired(("TELNETD_BUFFERS", "20", ""), ("TELNETD COUNT", "10", ""), ("TELNETD POOL", "NO", ""))["004-aR14"] == []
+
+def test_the_tcpip_start_job_specifies_dspace():
+    # L2194-L2200: "DSPACE=3M ... It is better to specify DSPACE, otherwise its default SYSDEF DSPACE,DFSIZE=mM
+    # has to be found out, or even may be too low": the document's own startup job (L2086-L2093) follows it
+    from listings.golden_rows import parse
+    golden = parse(GOLDEN / "VSE1__tcpstrt__20010715T000000.out")
+    findings, applied = config_checks.evaluate([config_checks.setting(r[1], r[2], r[4], r[6], r[0])
+                                                for r in golden["rows"]])
+    assert "004-aR19" in applied and findings == []
+    # its "... LIBDEFs etc ..." stands for statements the document leaves out: rejected, the rest loads
+    assert golden["rejects"] == [[3, "line 3: expected a JCL statement ('// VERB operands'), '/*' or '* $$$', "
+                                     "found '... LIBDEFs etc ...'"]]
+    assert fired(("EXEC IPNET", "IPNET", ""), ("EXEC IPNET DSPACE", "3M", ""))["004-aR19"] == []
+    assert fired(("EXEC IPNET", "IPNET", ""), ("EXEC IPNET SIZE", "IPNET", ""))["004-aR19"] == ["not specified"]
+
+
+def test_a_job_step_s_input_and_a_quoted_parm_in_the_job_stream():
+    from ingest.formats.listings.vse_job import PARSER
+    job = ("* $$$ JOB JNM=LPR,CLASS=A\n// JOB LPR\n// EXEC CLIENT,PARM='ID=00,APPL=LPR'   print it\n"
+           "SET HOST=9.164.155.2\nPING\n/*\nPING\n/&\n* $$$ EOJ\n")
+    parsed = [(line, item if isinstance(item, str) else (item.parameter, item.text))
+              for line, item in PARSER.settings(job, "VSE1")]
+    # L2540-L2543: the batch client's input follows its EXEC; after the /* a line is no JCL
+    assert parsed == [(3, ("EXEC CLIENT", "CLIENT")), (3, ("EXEC CLIENT PARM", "'ID=00,APPL=LPR'")),
+                      (7, "expected a JCL statement ('// VERB operands'), '/*' or '* $$$', found 'PING'")]
+
 @pytest.mark.parametrize("rule", ["002-R17", "002-F13"])
 def test_csaix_dlc_timers(rule):
     # L738: response timer normally 1 to 2 s; L743: the receiver's acknowledgement timer below it (R17, and F13

@@ -36,7 +36,7 @@ PARAMETER_LISTINGS = RawTable(
         Column("value", pa.float64(), "The number the value states (an IOBUF's buffer size, `30,720` as 30720); "
                                       "NULL for a value that is no number (`default`, `*`, `ECSA`)."),
         Column("unit", pa.string(), "The unit as the listing gives it (`bytes`, `%`), else NULL."),
-        Column("source_format", pa.string(), "The parser: `listing.csv`, `listing.aix_no`, `listing.aix_lsattr`, `listing.assembler`, `listing.as400_cl`, `listing.os2_ndf`, `listing.vse_ipinit`, `listing.peek_expedited`."),
+        Column("source_format", pa.string(), "The parser: `listing.csv`, `listing.aix_no`, `listing.aix_lsattr`, `listing.assembler`, `listing.as400_cl`, `listing.os2_ndf`, `listing.vse_ipinit`, `listing.vse_job`, `listing.peek_expedited`."),
     ),
     natural_key=("source_file_id", "record_ordinal"),
 )

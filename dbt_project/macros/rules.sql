@@ -13,7 +13,8 @@
     findings. -#}
 {% macro diagnostic_models() %}
     {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations',
-                                           'rpt_aix_host_memory', 'rpt_paging_space', 'rpt_vse_stack_repeats',
+                                           'rpt_aix_host_memory', 'rpt_paging_space', 'rpt_adapter_queue_full',
+                                           'rpt_vse_stack_repeats',
                                            'rpt_benchmark_single_session', 'rpt_process_minimum_activity']) }}
 {% endmacro %}
 

@@ -228,7 +228,7 @@ class ErrlogEntry:
 
 
 # aix01's error log: the error daemon started with the demo period (the real ERRLOG_ON entry of an AIX 5L
-# system, as a Chinese errpt tutorial prints it), and at the peak of day 41, when CS/AIX's STREAMS buffers are
+# system, as an errpt tutorial prints it: zhengzhongguoji.com/article/1555_288606.html), and at the peak of day 41, when CS/AIX's STREAMS buffers are
 # CONGESTED, the token-ring DLC's writes to its full adapter queue failing three times (seed 002 L700, L808;
 # aix01's tok0 keeps its default transmit queue of 30, ingest.generate.listings). That entry is the LAN DLC's
 # LAN8031 (AIX 4.1.3 src/bos/kernext/dlc/errlg/lan.err: class S, type TEMP, Err_Desc 2100; lanwrtsg logs it

@@ -1,7 +1,7 @@
 """Seed 002's CS/AIX memory rules against the host's RAM on the demo warehouse (L650): the snaadmin snapshots of
 aix01 beside the RAM of its lsattr -El sys0 listing, recomputed from the rows below, and the rules' status; the
-units formula (F22) those rows apply, thewall of the channel-attached aix01 against its RAM (R21, L1089) and its
-paging space day by day (R23, L412, L428)."""
+units formula (F22) those rows apply, thewall of the channel-attached aix01 against its RAM (R21, L1089), its
+paging space day by day (R23, L412, L428) and its error log's adapter-queue-full entries (R20, L808)."""
 
 from __future__ import annotations
 

@@ -13,9 +13,9 @@
     findings. -#}
 {% macro diagnostic_models() %}
     {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations',
-                                           'rpt_aix_host_memory', 'rpt_paging_space', 'rpt_vse_stack_repeats',
-                                           'rpt_benchmark_single_session', 'rpt_process_minimum_activity',
-                                           'rpt_session_ru_sizes']) }}
+                                           'rpt_aix_host_memory', 'rpt_paging_space', 'rpt_adapter_queue_full',
+                                           'rpt_vse_stack_repeats', 'rpt_benchmark_single_session',
+                                           'rpt_process_minimum_activity', 'rpt_session_ru_sizes']) }}
 {% endmacro %}
 
 {#- The diagnostic models that compare a rule's metric with its limit from the rules catalogue (the model

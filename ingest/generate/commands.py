@@ -11,7 +11,8 @@ show), with counters that grow with a daily load curve (office hours, quiet nigh
 * ``aix01`` (AIX with CS/AIX): ``netstat -m``, ``netstat -v`` and both snaadmin queries; mbuf requests
   fail at the peak of day 12, CRC errors on day 26, STREAMS buffers get tight (throttle_status above
   30) at the busiest peaks and CONGESTED at the peak of day 41; ``lsps -a`` every six hours, its paging
-  space's use rising on days 39 to 41;
+  space's use rising on days 39 to 41; ``errpt -a`` every evening, the token-ring DLC's writes to its
+  full adapter queue failing (LAN8031) at the peak of day 41;
 * ``VSE1`` (TCP/IP for VSE): QUERY STATS and QUERY ISTATS on one console log; Non-IP frames arrive
   on day 15, inbound connections are refused on day 25, TCP/IP is restarted on day 30; a SET
   DIAGNOSE=PERFORM display of each afternoon's FTP transfer (``_vse_diagnose``: retransmission mode on
@@ -45,7 +46,7 @@ from ingest.generate._landing import landed
 from ingest.home import Home
 
 # what `perfdb generate --help` lists and `perfdb generate commands --help` explains
-HELP = "command-output captures (netstat, QUERY STATS, PRTY, snaadmin, lsps, D NET,BFRUSE, NETSTAT) of five hosts"
+HELP = "command-output captures (netstat, QUERY STATS, PRTY, snaadmin, lsps, errpt, D NET,BFRUSE, NETSTAT) of five hosts"
 DESCRIPTION = """Captures of a Linux, an AIX, a VSE, a z/OS and a VM host, logged the way a collector appends them, with a
 daily load curve, a reboot, a restart and the incidents the threshold rules catch; the same seed always
 gives the same bytes."""
@@ -213,8 +214,52 @@ Transmit Statistics:                          Receive Statistics:
 """
 
 
+@dataclass(frozen=True)
+class ErrlogEntry:
+    """An AIX error log template as errpt -a prints an entry of it: label, identifier, class, type, resource,
+    and the template's texts after the header (from ``Description`` on)."""
+
+    label: str
+    identifier: str
+    error_class: str
+    error_type: str
+    resource: str
+    texts: str
+
+
+# aix01's error log: the error daemon started with the demo period (the real ERRLOG_ON entry of an AIX 5L
+# system, as an errpt tutorial prints it: zhengzhongguoji.com/article/1555_288606.html), and at the peak of day 41, when CS/AIX's STREAMS buffers are
+# CONGESTED, the token-ring DLC's writes to its full adapter queue failing three times (seed 002 L700, L808;
+# aix01's tok0 keeps its default transmit queue of 30, ingest.generate.listings). That entry is the LAN DLC's
+# LAN8031 (AIX 4.1.3 src/bos/kernext/dlc/errlg/lan.err: class S, type TEMP, Err_Desc 2100; lanwrtsg logs it
+# when the device handler's output returns EAGAIN, "busy... try again later", src/bos/kernext/dlc/lan/
+# lanmisc.c; resource SYSXDLCT for token ring, lanintcb.h). Its texts are the
+# Description only (code point 2100 of codepoint_setE.mri): the other code points' texts were not found, so its
+# causes, actions and detail data are left out; its IDENTIFIER, the CRC errupdate computes from the template,
+# is ours.
+ERRLOG_ON = ErrlogEntry("ERRLOG_ON", "9DBCFDEE", "O", "TEMP", "errdemon",
+                        "Description\nERROR LOGGING TURNED ON\n\nProbable Causes\nERRDEMON STARTED AUTOMATICALLY\n\n"
+                        "User Causes\n/USR/LIB/ERRDEMON COMMAND\n\n\tRecommended Actions\n\tNONE\n\n")
+LAN8031 = ErrlogEntry("LAN8031", "F1C3E4A6", "S", "TEMP", "SYSXDLCT", "Description\nSOFTWARE PROGRAM ERROR\n\n")
+ERRPT_ENTRIES = [(dt.timedelta(minutes=1), ERRLOG_ON)] + [
+    (dt.timedelta(days=41, hours=13, minutes=minute), LAN8031) for minute in (4, 19, 47)]
+ERRPT_HOUR = 22
+AIX01_MACHINE_ID = "00F6A4B84C00"
+
+
+def errpt_entry(seq: int, when: dt.datetime, entry: ErrlogEntry) -> str:
+    """One entry in errpt's detailed layout (AIX src/bos/usr/bin/errlg/errpt/pr.c, CAT_RPT_AHDR), its time as
+    strftime's %c prints it (the day padded with a blank) with the zone, as in the real captures (``Thu Sep 30
+    15:29:45 CST 2013``)."""
+    return ("-" * 75 + f"\nLABEL:\t\t{entry.label}\nIDENTIFIER:\t{entry.identifier}\n\n"
+            f"Date/Time:       {when:%a %b} {when.day:>2} {when:%H:%M:%S} CET {when:%Y}\nSequence Number: {seq}\n"
+            f"Machine Id:      {AIX01_MACHINE_ID}\nNode Id:         aix01\nClass:           {entry.error_class}\n"
+            f"Type:            {entry.error_type}\nResource Name:   {entry.resource}\n\n{entry.texts}")
+
+
 class AixHost:
-    """aix01: netstat -m, netstat -v, snaadmin query_buffer_availability and query_kernel_memory_limit, lsps -a."""
+    """aix01: netstat -m, netstat -v, snaadmin query_buffer_availability and query_kernel_memory_limit, lsps -a,
+    errpt -a."""
 
     name = "aix01"
 
@@ -284,6 +329,13 @@ class AixHost:
         used = {39: 4, 40: 9}.get(day, 17 if day >= 41 else 1)
         return ("Page Space      Physical Volume   Volume Group    Size %Used   Active    Auto    Type   Chksum\n"
                 f"hd6             hdisk0            rootvg         512MB {used:>5}     yes     yes      lv       0\n")
+
+    @staticmethod
+    def errpt(t: dt.datetime, start: dt.date) -> str:
+        """errpt -a of the error log so far, newest entry first (``ERRPT_ENTRIES``). Drawn from no random number."""
+        t0 = dt.datetime.combine(start, dt.time())
+        logged = [(seq, t0 + offset, entry) for seq, (offset, entry) in enumerate(ERRPT_ENTRIES, 1) if t0 + offset <= t]
+        return "".join(errpt_entry(seq, when, entry) for seq, when, entry in reversed(logged))
 
     def snaadmin(self) -> str:
         total = int(60 + 300 * self.load)
@@ -516,6 +568,8 @@ def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) ->
         logs.write(aix.name, "snaadmin", t, aix.snaadmin())
         if t.hour % 6 == 0 and t.minute == 0:
             logs.write(aix.name, "lsps-a", t, aix.lsps((t.date() - start).days))
+        if t.hour == ERRPT_HOUR and t.minute == 0:
+            logs.write(aix.name, "errpt-a", t, aix.errpt(t, start))
         logs.write(vse.name, "console", t, vse.console())
         if t.hour == _vse_diagnose.HOUR and t.minute == 0:
             logs.write(vse.name, "diagnose-perform", t, _vse_diagnose.display((t.date() - start).days))

@@ -1,7 +1,7 @@
 """Seed 002's CS/AIX memory rules against the host's RAM on the demo warehouse (L650): the snaadmin snapshots of
 aix01 beside the RAM of its lsattr -El sys0 listing, recomputed from the rows below, and the rules' status; the
-units formula (F22) those rows apply, thewall of the channel-attached aix01 against its RAM (R21, L1089) and its
-paging space day by day (R23, L412, L428)."""
+units formula (F22) those rows apply, thewall of the channel-attached aix01 against its RAM (R21, L1089), its
+paging space day by day (R23, L412, L428) and its error log's adapter-queue-full entries (R20, L808)."""
 
 from __future__ import annotations
 
@@ -79,3 +79,14 @@ def test_the_paging_space_of_aix01_rises_on_three_days(db):
         ("2026-02-13", 1, 4), ("2026-02-14", 4, 9), ("2026-02-15", 9, 17)]
     (status,) = dict_rows(db, "select * from marts.rpt_rule_status where rule_id = '002-R23'")
     assert (status["status"], status["evaluations"], status["systems"], status["findings"]) == ("evaluated", 59, 1, 3)
+
+
+def test_the_full_adapter_queue_of_aix01_is_logged_on_the_congested_day(db):
+    # 002-R20 (L808): aix01's errpt -a each evening; at the peak of day 41 (2026-02-15), when CS/AIX's buffers are
+    # CONGESTED, the token-ring DLC's writes to its full adapter queue fail three times (LAN8031, SYSXDLCT). 60 days
+    # captured, each judged on the entries it shows first; the error daemon's start on day 0 is no finding
+    rows = dict_rows(db, "select * from marts.rpt_adapter_queue_full order by day")
+    assert len(rows) == 60 and {r["system_name"] for r in rows} == {"aix01"}
+    assert [(str(r["day"]), r["queue_full_entries"]) for r in rows if r["fired"]] == [("2026-02-15", 3)]
+    (status,) = dict_rows(db, "select * from marts.rpt_rule_status where rule_id = '002-R20'")
+    assert (status["status"], status["evaluations"], status["systems"], status["findings"]) == ("evaluated", 60, 1, 1)

@@ -1,1 +1,1 @@
-"""AIX commands that report on the host rather than its network (paging space)."""
+"""AIX commands that report on the host rather than its network (paging space, error log)."""

@@ -20,6 +20,17 @@ from pathlib import Path
 DEFAULT_ROOT = "perfdb_home"
 
 
+class Below:
+    """A path attribute of a home or a lake: ``name`` inside the path its attribute ``folder`` holds (both only
+    name their paths: reading one touches nothing on disc)."""
+
+    def __init__(self, folder: str, name: str) -> None:
+        self.folder, self.name = folder, name
+
+    def __get__(self, instance: object, owner: type | None = None) -> Path:
+        return getattr(instance, self.folder) / self.name
+
+
 @dataclass(frozen=True)
 class Home:
     root: Path
@@ -29,25 +40,11 @@ class Home:
         """``root`` (the ``--home`` option), else ``$PERFDB_HOME``, else ``./perfdb_home``."""
         return cls(Path(root or os.environ.get("PERFDB_HOME") or DEFAULT_ROOT).resolve())
 
-    @property
-    def landing(self) -> Path:
-        return self.root / "landing"
-
-    @property
-    def warehouse_dir(self) -> Path:
-        return self.root / "warehouse"
-
-    @property
-    def db_path(self) -> Path:
-        return self.warehouse_dir / "perfdb.duckdb"
-
-    @property
-    def serving_path(self) -> Path:
-        return self.warehouse_dir / "serving.duckdb"
-
-    @property
-    def reports_dir(self) -> Path:
-        return self.root / "reports"
+    landing = Below("root", "landing")
+    warehouse_dir = Below("root", "warehouse")
+    db_path = Below("warehouse_dir", "perfdb.duckdb")
+    serving_path = Below("warehouse_dir", "serving.duckdb")
+    reports_dir = Below("root", "reports")
 
     def create(self) -> "Home":
         """Make the folders a writing command needs; returns the home, so ``Home(p).create()`` reads well."""

@@ -185,6 +185,21 @@ class MeasureModel:
             "os_version": [self.spec.os_version] * (24 * n),
         }
 
+    def _device_header(self, day: dt.date, cpu_nums: np.ndarray, names: list[str], pins: np.ndarray,
+                       first_logical_device: int, device_type: int, subtype: int) -> dict[str, list]:
+        """Header and entity columns of a device record (DISC, LINE) for 24 hours x the devices: the device,
+        the PIN of the I/O process that drives it on its CPU, its logical device number (numbered from
+        ``first_logical_device``), type and subtype."""
+        n = len(names)
+        return {
+            **self._header(day, cpu_nums),
+            "device_name": self._repeat(names),
+            "pin": self._repeat(pins.tolist()),
+            "logical_device": self._repeat(list(range(first_logical_device, first_logical_device + n))),
+            "device_type": [device_type] * (24 * n),
+            "device_subtype": [subtype] * (24 * n),
+        }
+
     @staticmethod
     def _flat(a: np.ndarray) -> list[int]:
         return np.rint(a).astype(np.int64).ravel().tolist()
@@ -293,13 +308,8 @@ class MeasureModel:
             write_busy = writes * inv.disc_write_ms * 1000.0
         util = np.minimum((read_busy + write_busy) / HOUR_US, DISC_BUSY_CEILING)
         aql = (util / (1.0 - util) + hits * 300.0 / HOUR_US) * rng.lognormal(0.0, 0.08, (24, n))
-        cols = self._header(day, inv.disc_cpu)
+        cols = self._device_header(day, inv.disc_cpu, inv.disc_names, inv.disc_pin, 20, DEVICE_TYPE_DISC, DISC_SUBTYPE)
         cols.update(
-            device_name=self._repeat(inv.disc_names),
-            pin=self._repeat(inv.disc_pin.tolist()),
-            logical_device=self._repeat(list(range(20, 20 + n))),
-            device_type=[DEVICE_TYPE_DISC] * (24 * n),
-            device_subtype=[DISC_SUBTYPE] * (24 * n),
             request_qtime=self._flat(aql * HOUR_US),
             requests=self._flat(requests),
             reads=self._flat(reads),
@@ -337,13 +347,8 @@ class MeasureModel:
         resp_s = 0.35 * (1.0 + 0.3 * qlen[:, inv.line_cpu])
         write_busy = np.rint(out_bytes / LINE_BYTES_PER_S * 1e6)
         read_busy = np.minimum(np.rint(np.minimum(0.55 + 0.35 * load, 0.97) * HOUR_US), HOUR_US - write_busy)
-        cols = self._header(day, inv.line_cpu)
+        cols = self._device_header(day, inv.line_cpu, inv.line_names, inv.line_pin, 170, LINE_DEVICE_TYPE, LINE_SUBTYPE)
         cols.update(
-            device_name=self._repeat(inv.line_names),
-            pin=self._repeat(inv.line_pin.tolist()),
-            logical_device=self._repeat(list(range(170, 170 + n))),
-            device_type=[LINE_DEVICE_TYPE] * (24 * n),
-            device_subtype=[LINE_SUBTYPE] * (24 * n),
             # a read is kept posted on the line except while writing: read + write busy <= the hour
             read_busy_time=self._flat(read_busy),
             write_busy_time=self._flat(write_busy),

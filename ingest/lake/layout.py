@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from ingest.home import Below
+
 PARTITION_COLUMNS = ("system", "day")
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 # the characters Spark's catalog escapes in a partition value (ExternalCatalogUtils.escapePathName)
@@ -84,48 +86,24 @@ class Lake:
         locations must be)."""
         return cls(Path(uri or os.environ.get("PERFDB_LAKE") or home_root / "lake").resolve())
 
-    @property
-    def raw(self) -> Path:
-        return self.root / "raw"
-
-    @property
-    def manifest_dir(self) -> Path:
-        return self.raw / "ingest_files"
-
-    @property
-    def rejects_dir(self) -> Path:
-        return self.raw / "rejects"
-
-    @property
-    def file_days_dir(self) -> Path:
-        """One file per loaded file: the (system, day) pairs of its rows (the DuckDB path's
-        ``raw.ingest_file_days``)."""
-        return self.raw / "ingest_file_days"
-
-    @property
-    def key_conflicts_dir(self) -> Path:
-        """One file per loaded file that holds copies of another file's rows (the DuckDB path's
-        ``raw.key_conflicts``)."""
-        return self.raw / "key_conflicts"
+    raw = Below("root", "raw")
+    manifest_dir = Below("raw", "ingest_files")
+    rejects_dir = Below("raw", "rejects")
+    # one file per loaded file: the (system, day) pairs of its rows (the DuckDB path's raw.ingest_file_days)
+    file_days_dir = Below("raw", "ingest_file_days")
+    # one file per loaded file that holds copies of another file's rows (the DuckDB path's raw.key_conflicts)
+    key_conflicts_dir = Below("raw", "key_conflicts")
 
     @property
     def manifest_dirs(self) -> tuple[Path, ...]:
         """The lake's tables beside the raw data, one Parquet file per loaded file each."""
         return self.manifest_dir, self.rejects_dir, self.file_days_dir, self.key_conflicts_dir
 
-    @property
-    def claims_dir(self) -> Path:
-        """One empty file per sha256 being or been loaded: the lock that makes a file load once."""
-        return self.root / "_claims"
-
-    @property
-    def staging_dir(self) -> Path:
-        return self.root / "_staging"
-
-    @property
-    def warehouse(self) -> Path:
-        """Spark's warehouse: the tables dbt builds, ``<schema>.db/<table>/``."""
-        return self.root / "warehouse"
+    # one empty file per sha256 being or been loaded: the lock that makes a file load once
+    claims_dir = Below("root", "_claims")
+    staging_dir = Below("root", "_staging")
+    # Spark's warehouse: the tables dbt builds, <schema>.db/<table>/
+    warehouse = Below("root", "warehouse")
 
     def table_dir(self, table: str) -> Path:
         return self.raw / table

@@ -205,11 +205,7 @@ class Framer:
                 pos = nxt
                 continue
             if pos + ll > n:
-                if not final:
-                    return pos
-                self._reject(base + pos, f"record at offset {base + pos}: its RDW says {ll} bytes but only {n - pos} "
-                             "bytes are left in the file (truncated transfer?)", data[pos:])
-                return n
+                return self._cut_short(data, pos, base, final, f"record at offset {base + pos}: its RDW says {ll} bytes")
             if code == 0 and self._parts is None:  # the common case, inline: one complete record
                 starts(pos)
                 lengths(ll)
@@ -219,10 +215,7 @@ class Framer:
             else:
                 self._segment(code, data, pos, ll, base)
             pos += ll
-        if final and pos < n:
-            self._reject(base + pos, f"{n - pos} bytes at the end of the file after the last record (expected an RDW)", data[pos:])
-            return n
-        return pos
+        return self._walk_end(data, pos, base, final, "record (expected an RDW)")
 
     def _vb_start_at(self, data: bytes, p: int, final: bool) -> bool | None:
         """Does a record start at ``p``? RDW, SMF header, and a valid descriptor (or EOF) right after it."""
@@ -250,16 +243,26 @@ class Framer:
                 pos = nxt
                 continue
             if pos + bl > n:
-                if not final:
-                    return pos
-                self._reject(base + pos, f"block at offset {base + pos}: its BDW says {bl} bytes but only {n - pos} bytes "
-                             "are left in the file (truncated transfer?)", data[pos:])
-                return n
+                return self._cut_short(data, pos, base, final, f"block at offset {base + pos}: its BDW says {bl} bytes")
             self._walk_block(data, pos + 4, pos + bl, base)
             pos += bl
-        if final and pos < n:
-            self._reject(base + pos, f"{n - pos} bytes at the end of the file after the last block (expected a BDW)", data[pos:])
-            return n
+        return self._walk_end(data, pos, base, final, "block (expected a BDW)")
+
+    def _cut_short(self, data: bytes, pos: int, base: int, final: bool, said: str) -> int:
+        """Where a walk stops at a record or block whose descriptor (``said``) runs past the bytes read: at it, to
+        read it whole with the next chunk; at the end of the file, past the rest, rejected as truncated."""
+        if not final:
+            return pos
+        self._reject(base + pos, f"{said} but only {len(data) - pos} bytes are left in the file (truncated transfer?)",
+                     data[pos:])
+        return len(data)
+
+    def _walk_end(self, data: bytes, pos: int, base: int, final: bool, last: str) -> int:
+        """Where a walk stops after its last whole record or block (``last``): at the end of the file, the bytes
+        after it, too few for a descriptor, are rejected."""
+        if final and pos < len(data):
+            self._reject(base + pos, f"{len(data) - pos} bytes at the end of the file after the last {last}", data[pos:])
+            return len(data)
         return pos
 
     def _walk_block(self, data: bytes, q: int, end: int, base: int) -> None:

@@ -6,8 +6,7 @@
 {{ config(materialized='incremental',
           unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with records as (
-    {{ measured_records(ref('stg_measure__disc')) }}
-        and {{ touched('system_name', 'interval_start', 'day') }}
+    {{ measured_touched_records(ref('stg_measure__disc')) }}
 ),
 
 per_interval as (
@@ -35,8 +34,7 @@ per_interval as (
 
 hourly as (
     select
-        system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        {{ hour_start_utc('interval_start', 'interval_start_utc') }} as hour_start_utc,
+        system_name, device_name, {{ measure_clock_hour() }},
         max_by(device_type, interval_start_utc) as device_type,
         cast(sum(delta_time_us) as double) / 1e6 as measured_s,
         -- DISC BUSY: read busy + write busy (MEASURE's calculated DISC-BUSY-TIME)
@@ -55,8 +53,7 @@ hourly as (
         sum(cache_hit_count) as cache_hit_count,
         sum(cache_miss_count) as cache_miss_count
     from per_interval
-    group by system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }},
-        {{ hour_start_utc('interval_start', 'interval_start_utc') }}
+    group by system_name, device_name, {{ measure_clock_hour(named=false) }}
 )
 
 {{ with_shift('hourly') }}

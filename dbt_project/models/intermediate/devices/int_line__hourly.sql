@@ -4,14 +4,12 @@
 {{ config(materialized='incremental',
           unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 with records as (
-    {{ measured_records(ref('stg_measure__line')) }}
-        and {{ touched('system_name', 'interval_start', 'day') }}
+    {{ measured_touched_records(ref('stg_measure__line')) }}
 ),
 
 hourly as (
     select
-        system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        {{ hour_start_utc('interval_start', 'interval_start_utc') }} as hour_start_utc,
+        system_name, device_name, {{ measure_clock_hour() }},
         max_by(cpu_num, interval_start_utc) as cpu_num,
         max_by(device_type, interval_start_utc) as device_type,
         cast(sum(delta_time_us) as double) / 1e6 as measured_s,
@@ -27,8 +25,7 @@ hourly as (
         cast(sum(response_time_us) as double) / nullif(sum(transaction_count), 0) / 1e3 as response_ms,
         sum(transaction_count) as transaction_count
     from records
-    group by system_name, device_name, {{ dbt.date_trunc('hour', 'interval_start') }},
-        {{ hour_start_utc('interval_start', 'interval_start_utc') }}
+    group by system_name, device_name, {{ measure_clock_hour(named=false) }}
 )
 
 {{ with_shift('hourly') }}

@@ -9,8 +9,7 @@
           unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 {%- set program_keys = ['system_name', 'cpu_num', 'pin', 'program_file_name'] %}
 with records as (
-    {{ measured_records(ref('stg_measure__process')) }}
-        and {{ touched('system_name', 'interval_start', 'day') }}
+    {{ measured_touched_records(ref('stg_measure__process')) }}
 ),
 
 runs as (
@@ -20,8 +19,7 @@ runs as (
 hourly as (
     select
         {{ program_keys | join(', ') }},
-        {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        {{ hour_start_utc('interval_start', 'interval_start_utc') }} as hour_start_utc,
+        {{ measure_clock_hour() }},
         sum(starts_run_day) as process_runs,
         max(process_name) as process_name,
         max(priority) as priority,
@@ -40,8 +38,7 @@ hourly as (
         sum(messages_received_count) as messages_received_count,
         {{ process_key('max(process_name)') }} as process_key
     from runs
-    group by {{ program_keys | join(', ') }}, {{ dbt.date_trunc('hour', 'interval_start') }},
-        {{ hour_start_utc('interval_start', 'interval_start_utc') }}
+    group by {{ program_keys | join(', ') }}, {{ measure_clock_hour(named=false) }}
 )
 
 {{ with_shift('hourly') }}

@@ -7,15 +7,13 @@
           unique_key=['system_name', 'hour_start'], meta={'retention': 'hourly'}) }}
 {%- set counter_keys = ['system_name', 'cpu_num', 'pin', 'program_file_name', 'counter_name', 'counter_index'] %}
 with records as (
-    {{ measured_records(ref('stg_measure__userdef')) }}
-        and {{ touched('system_name', 'interval_start', 'day') }}
+    {{ measured_touched_records(ref('stg_measure__userdef')) }}
 ),
 
 hourly as (
     select
         {{ counter_keys | join(', ') }},
-        {{ dbt.date_trunc('hour', 'interval_start') }} as hour_start,
-        {{ hour_start_utc('interval_start', 'interval_start_utc') }} as hour_start_utc,
+        {{ measure_clock_hour() }},
         max_by(process_name, interval_start_utc) as process_name,
         max(counter_type) as counter_type,
         max(counter_type_name) as counter_type_name,
@@ -35,8 +33,7 @@ hourly as (
         end as counter_rate_unit,
         {{ process_key('max_by(process_name, interval_start_utc)') }} as process_key
     from records
-    group by {{ counter_keys | join(', ') }}, {{ dbt.date_trunc('hour', 'interval_start') }},
-        {{ hour_start_utc('interval_start', 'interval_start_utc') }}
+    group by {{ counter_keys | join(', ') }}, {{ measure_clock_hour(named=false) }}
 )
 
 {{ with_shift('hourly') }}

@@ -6,16 +6,13 @@
           meta={'touched_grain': 'day_and_next_month',
                 'touched_via': {'model': 'fct_msu_lpar_interval', 'system': 'system_id', 'group': 'cpc_serial'}}) }}
 with intervals as (
-    select *, cast({{ dbt.date_trunc('month', 'interval_start') }} as date) as month_start
-    from {{ ref('fct_msu_cpc_interval') }}
-    where {{ touched('cpc_serial', 'cast(' ~ dbt.date_trunc('month', 'interval_start') ~ ' as date)', 'day_and_next_month') }}
+    {{ msu_touched_month_intervals(ref('fct_msu_cpc_interval'), 'cpc_serial') }}
 )
 
 select
     cpc_serial,
     month_start,
-    max(case when is_4hra_valid then rolling_4h_msu_per_h end) as peak_4hra_msu_per_h,
-    max_by(interval_start, case when is_4hra_valid then rolling_4h_msu_per_h end) as peak_interval_start,
+    {{ msu_peak_4hra_columns() }},
     max(lpar_count) as lpar_count,
     count(*) as interval_count,
     sum(case when is_4hra_valid then 1 else 0 end) as valid_interval_count,

@@ -5,29 +5,22 @@
 {{ config(materialized='incremental', unique_key=['cpc_serial', 'interval_start'],
           meta={'touched_grain': 'day_and_next',
                 'touched_via': {'model': 'fct_msu_lpar_interval', 'system': 'system_id', 'group': 'cpc_serial'}}) }}
+{#- a group's segment of time: the grain of the sums and of the model's rows #}
+{%- set grain = ['cpc_serial', 'capacity_group_name', 'interval_start', 'interval_end', 'interval_start_utc',
+                'interval_end_utc'] %}
 with {{ msu_image_segments(['cpc_serial', 'capacity_group_name'], 'cpc_serial is not null and capacity_group_name is not null') }},
 
 sums as (
     select
-        cpc_serial,
-        capacity_group_name,
-        interval_start,
-        interval_end,
-        interval_start_utc,
-        interval_end_utc,
+        {{ grain | join(', ') }},
         {{ msu_group_sums() }},
         max(group_max_msu_per_h) as group_max_msu_per_h
     from image_segments
-    group by cpc_serial, capacity_group_name, interval_start, interval_end, interval_start_utc, interval_end_utc
+    group by {{ grain | join(', ') }}
 )
 
 select
-    cpc_serial,
-    capacity_group_name,
-    interval_start,
-    interval_end,
-    interval_start_utc,
-    interval_end_utc,
+    {{ grain | join(', ') }},
     lpar_count as member_count,
     msu_per_h,
     rolling_4h_msu_per_h,

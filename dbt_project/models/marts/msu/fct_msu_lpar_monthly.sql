@@ -5,17 +5,14 @@
 {{ config(materialized='incremental', unique_key=['system_id', 'month_start'],
           meta={'touched_grain': 'day_and_next_month'}) }}
 with intervals as (
-    select *, cast({{ dbt.date_trunc('month', 'interval_start') }} as date) as month_start
-    from {{ ref('fct_msu_lpar_interval') }}
-    where {{ touched('system_id', 'cast(' ~ dbt.date_trunc('month', 'interval_start') ~ ' as date)', 'day_and_next_month') }}
+    {{ msu_touched_month_intervals(ref('fct_msu_lpar_interval'), 'system_id') }}
 )
 
 select
     system_id,
     month_start,
     max(cpc_serial) as cpc_serial,
-    max(case when is_4hra_valid then rolling_4h_msu_per_h end) as peak_4hra_msu_per_h,
-    max_by(interval_start, case when is_4hra_valid then rolling_4h_msu_per_h end) as peak_interval_start,
+    {{ msu_peak_4hra_columns() }},
     max(msu_per_h) as peak_interval_msu_per_h,
     sum(msu_per_h * interval_s) / nullif(sum(case when msu_per_h is not null then interval_s end), 0) as avg_msu_per_h,
     sum(wlm_4hra_msu_per_h * sample_count) / nullif(sum(case when wlm_4hra_msu_per_h is not null then sample_count end), 0)

@@ -11,7 +11,7 @@ show), with counters that grow with a daily load curve (office hours, quiet nigh
 * ``aix01`` (AIX with CS/AIX): ``netstat -m``, ``netstat -v`` and both snaadmin queries; mbuf requests
   fail at the peak of day 12, CRC errors on day 26, STREAMS buffers get tight (throttle_status above
   30) at the busiest peaks and CONGESTED at the peak of day 41; ``lsps -a`` every six hours, its paging
-  space's use rising on days 39 to 41;
+  space's use rising on days 39 to 41; ``vmstat 300 2``, its CPU busy above 85 % at 13 of the busiest peaks;
 * ``VSE1`` (TCP/IP for VSE): QUERY STATS and QUERY ISTATS on one console log; Non-IP frames arrive
   on day 15, inbound connections are refused on day 25, TCP/IP is restarted on day 30; a SET
   DIAGNOSE=PERFORM display of each afternoon's FTP transfer (``_vse_diagnose``: retransmission mode on
@@ -285,6 +285,23 @@ class AixHost:
         return ("Page Space      Physical Volume   Volume Group    Size %Used   Active    Auto    Type   Chksum\n"
                 f"hd6             hdisk0            rootvg         512MB {used:>5}     yes     yes      lv       0\n")
 
+    def vmstat(self) -> str:
+        """vmstat 300 2 (AIX 5.3 or later, a dedicated 2-way partition with its 256 MB): the first report since
+        boot, the second the five minutes to the capture, busy (us + sy) 10 % + 75 % of the load: above seed 002's
+        85 % (L1155, rule 002-R27) at the busiest peaks only. Drawn from no random number: the other captures
+        are unchanged."""
+        busy = min(97, int(10 + 75 * self.load))
+        user = busy * 4 // 5
+        lines = ["System configuration: lcpu=2 mem=256MB", "",
+                 "kthr    memory              page              faults        cpu",
+                 "----- ----------- ------------------------ ------------ -----------",
+                 " r  b   avm   fre  re  pi  po  fr   sr  cy  in   sy  cs us sy id wa"]
+        for r, use, us, sy in ((1, 0.3, 18, 6), (int(1 + 4 * self.load), self.load, user, busy - user)):
+            avm, fre = int(38000 + 14000 * use), int(21000 - 14000 * use)
+            lines.append(f"{r:>2}  0 {avm:>5} {fre:>5}   0   0   0   0    0   0 {int(60 + 900 * use):>3} "
+                         f"{int(400 + 9000 * use):>4} {int(90 + 1200 * use):>3} {us:>2} {sy:>2} {100 - us - sy - 1:>2}  1")
+        return "\n".join(lines) + "\n"
+
     def snaadmin(self) -> str:
         total = int(60 + 300 * self.load)
         status = "CONGESTED" if self.throttle >= 70 else "UNCONGESTED"
@@ -514,6 +531,7 @@ def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) ->
         logs.write(aix.name, "netstat-m", t, aix.netstat_m())
         logs.write(aix.name, "netstat-v", t, aix.netstat_v())
         logs.write(aix.name, "snaadmin", t, aix.snaadmin())
+        logs.write(aix.name, "vmstat", t, aix.vmstat())
         if t.hour % 6 == 0 and t.minute == 0:
             logs.write(aix.name, "lsps-a", t, aix.lsps((t.date() - start).days))
         logs.write(vse.name, "console", t, vse.console())

@@ -120,6 +120,10 @@ union all
             'start': 'interval_start', 'end': 'interval_end',
             'metrics': ['retransmission_mode_count', 'sws_time_pct', 'depth_mode_count', 'max_turnaround_ms'], 'flags': {},
         },
+        'host_cpu': {
+            'mart': 'fct_host_cpu_snapshot', 'entity': 'host_role', 'command': 'source_command',
+            'start': 'captured_at', 'end': 'captured_at', 'metrics': ['busy_pct'], 'flags': {},
+        },
         'vse_prty': {
             'mart': 'fct_vse_partition_priority', 'entity': 'tcpip_partition', 'command': "'PRTY'",
             'start': 'captured_at', 'end': 'captured_at', 'metrics': ['tcpip_outranked_count'], 'flags': {},

@@ -13,6 +13,7 @@ show), with counters that grow with a daily load curve (office hours, quiet nigh
   30) at the busiest peaks and CONGESTED at the peak of day 41; ``lsps -a`` every six hours, its paging
   space's use rising on days 39 to 41; ``errpt -a`` every evening, the token-ring DLC's writes to its
   full adapter queue failing (LAN8031) at the peak of day 41;
+  ``vmstat 300 2``, its CPU busy above 85 % at 13 of the busiest peaks;
 * ``VSE1`` (TCP/IP for VSE): QUERY STATS and QUERY ISTATS on one console log; Non-IP frames arrive
   on day 15, inbound connections are refused on day 25, TCP/IP is restarted on day 30; a SET
   DIAGNOSE=PERFORM display of each afternoon's FTP transfer (``_vse_diagnose``: retransmission mode on
@@ -259,7 +260,7 @@ def errpt_entry(seq: int, when: dt.datetime, entry: ErrlogEntry) -> str:
 
 class AixHost:
     """aix01: netstat -m, netstat -v, snaadmin query_buffer_availability and query_kernel_memory_limit, lsps -a,
-    errpt -a."""
+    errpt -a, vmstat."""
 
     name = "aix01"
 
@@ -336,6 +337,23 @@ class AixHost:
         t0 = dt.datetime.combine(start, dt.time())
         logged = [(seq, t0 + offset, entry) for seq, (offset, entry) in enumerate(ERRPT_ENTRIES, 1) if t0 + offset <= t]
         return "".join(errpt_entry(seq, when, entry) for seq, when, entry in reversed(logged))
+
+    def vmstat(self) -> str:
+        """vmstat 300 2 (AIX 5.3 or later, a dedicated 2-way partition with its 256 MB): the first report since
+        boot, the second the five minutes to the capture, busy (us + sy) 10 % + 75 % of the load: above seed 002's
+        85 % (L1155, rule 002-R27) at the busiest peaks only. Drawn from no random number: the other captures
+        are unchanged."""
+        busy = min(97, int(10 + 75 * self.load))
+        user = busy * 4 // 5
+        lines = ["System configuration: lcpu=2 mem=256MB", "",
+                 "kthr    memory              page              faults        cpu",
+                 "----- ----------- ------------------------ ------------ -----------",
+                 " r  b   avm   fre  re  pi  po  fr   sr  cy  in   sy  cs us sy id wa"]
+        for r, use, us, sy in ((1, 0.3, 18, 6), (int(1 + 4 * self.load), self.load, user, busy - user)):
+            avm, fre = int(38000 + 14000 * use), int(21000 - 14000 * use)
+            lines.append(f"{r:>2}  0 {avm:>5} {fre:>5}   0   0   0   0    0   0 {int(60 + 900 * use):>3} "
+                         f"{int(400 + 9000 * use):>4} {int(90 + 1200 * use):>3} {us:>2} {sy:>2} {100 - us - sy - 1:>2}  1")
+        return "\n".join(lines) + "\n"
 
     def snaadmin(self) -> str:
         total = int(60 + 300 * self.load)
@@ -566,6 +584,7 @@ def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) ->
         logs.write(aix.name, "netstat-m", t, aix.netstat_m())
         logs.write(aix.name, "netstat-v", t, aix.netstat_v())
         logs.write(aix.name, "snaadmin", t, aix.snaadmin())
+        logs.write(aix.name, "vmstat", t, aix.vmstat())
         if t.hour % 6 == 0 and t.minute == 0:
             logs.write(aix.name, "lsps-a", t, aix.lsps((t.date() - start).days))
         if t.hour == ERRPT_HOUR and t.minute == 0:

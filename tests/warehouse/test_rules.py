@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 # the thresholds seed as it was before the catalogue, the SMF 74.1 DASD rules added since, the Table 1 rules
 # rpt_app_diagnostics compares, seed 000's bottleneck (rpt_benchmark_vs_reference) and pacing (rpt_session_pacing)
 # rules, Glasstone's processor (rpt_cpu_balance), workload (rpt_workload_concentration) and OLTP band rules,
-# seed 002's R05, R07 and R09, seed 003's channel maxima (rpt_channel_utilization) and release regressions
+# seed 002's R05, R07, R09 and R27 (host_cpu, vmstat), seed 003's channel maxima (rpt_channel_utilization) and release regressions
 # (rpt_release_regression) and seed 004's rules
 # on SET DIAGNOSE=PERFORM displays (vse_connection), PRTY displays (vse_prty), paired benchmark runs
 # (rpt_vse_benchmark_pairs) and FTP rates (rpt_vse_ftp_rates) (rule_id, system, entity, command, metric, operator, limit,
@@ -41,6 +41,7 @@ THRESHOLDS = [
     ("002-R07", "*", "csaix_memory", "snaadmin query_buffer_availability", "buf_avail_ram_pct", ">", 25.0, "info"),
     ("002-R09", "*", "csaix_memory", "snaadmin query_kernel_memory_limit", "unlimited_kernel_memory_ram_pct", ">", 50.0,
      "warning"),
+    ("002-R27", "*", "host_cpu", "vmstat", "busy_pct", ">=", 85.0, "warning"),
     ("003-VT-CH-01", "*", "channel_path", "*", "channel_util_pct", ">=", 95.0, "warning"),
     ("003-VT-CH-02", "*", "channel_path", "*", "channel_util_pct", ">=", 78.0, "warning"),
     ("003-VT-RG-01", "*", "release_pair", "*", "cpu_change", ">", 0.05, "warning"),
@@ -238,7 +239,7 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
     # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
     # check of rpt_capacity_baseline_summary
-    assert by_document == {"000": [13, 66], "001": [23, 71], "002": [10, 40], "003": [2, 14], "004": [18, 77],
+    assert by_document == {"000": [13, 66], "001": [23, 71], "002": [9, 41], "003": [2, 14], "004": [18, 77],
                            "formats": [0, 7]}
 
 

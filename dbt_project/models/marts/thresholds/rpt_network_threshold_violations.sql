@@ -1,5 +1,5 @@
 -- The network threshold report: every interval or snapshot of the network marts that crosses a
--- network rule of the thresholds seed (entities tcpip, interface, buffer_pool, csaix_memory, vse_stack, vse_connection, vse_prty), with the
+-- network rule of the thresholds seed (entities tcpip, interface, buffer_pool, csaix_memory, host_cpu, vse_stack, vse_connection, vse_prty), with the
 -- host, what was measured (stack, interface, pool), the interval, the observed value and the rule. A
 -- host's own row for a rule replaces the `*` default; a rule with a source_command applies to that
 -- command's rows only. A day model of the day of the interval's end (or of the snapshot): the marts it

@@ -1,6 +1,6 @@
 """Seed 002's CPU rule (002-R27: busy >= 85 % on a TN Server or SNA gateway host, L1022, L1155) on the demo
 warehouse: aix01's vmstat every two hours, its busy (us + sy of the last report) above 85 % at 13 of its busiest
-peaks only; the mart holds the host csaix_host_roles() names, the rule fires at those 13 captures and at no
+peaks only; the mart holds the host the seed host_roles names, the rule fires at those 13 captures and at no
 other, and rpt_rule_status counts every capture as an evaluation."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def at(hour: str) -> dt.datetime:
 def test_the_mart_reads_the_last_report_of_every_capture_of_the_tn_server(db):
     rows = dict_rows(db, "select * from marts.fct_host_cpu_snapshot order by captured_at")
     assert len(rows) == CAPTURES and {(r["host"], r["host_role"], r["source_command"]) for r in rows} == {
-        ("aix01", "TN Server", "vmstat")}
+        ("aix01", "tn_server", "vmstat")}
     by_time = {r["captured_at"]: r for r in rows}
     assert all(r["busy_pct"] == r["user_pct"] + r["system_pct"] and r["io_wait_pct"] == 1 for r in rows)
     # a night's capture: the second report (the interval), not the first (since boot: 24 %)
@@ -45,7 +45,7 @@ def test_the_rule_fires_at_85_percent_or_more_only(db):
     fired = db.execute(
         "select system_name, entity, interval_end, observed_value, severity from marts.rpt_threshold_exceptions "
         "where rule_id = '002-R27' order by interval_end").fetchall()
-    assert fired == [("aix01", "TN Server", at(hour), float(busy), "warning") for hour, busy in CROSSED]
+    assert fired == [("aix01", "tn_server", at(hour), float(busy), "warning") for hour, busy in CROSSED]
     # the hour before the first crossing: the same busy day, below the limit
     (below,) = db.execute("select busy_pct from marts.fct_host_cpu_snapshot "
                           "where captured_at = timestamp '2026-01-09 10:00:00'").fetchone()

@@ -1,9 +1,14 @@
 -- CPU busy of a CS/AIX TN Server or SNA gateway host per vmstat capture (rule 002-R27: seed 002 gives 68 % at
 -- 1,524 gateway sessions, L1022, and 85 % at 2,000 TN sessions, L1155): us + sy of the capture's last report
 -- line (wa is idle time with disk I/O pending; the first report of a run averages since boot, the last is the
--- latest interval). Only the hosts csaix_host_roles() names. One row per capture.
-{%- set roles = csaix_host_roles() %}
-with reports as (
+-- latest interval). Only the hosts the seed host_roles names TN Server or SNA gateway. One row per capture.
+with roles as (
+    select system_name as host, role
+    from {{ ref('host_roles') }}
+    where role in ('tn_server', 'sna_gateway')
+),
+
+reports as (
     select
         host,
         captured_at,
@@ -14,7 +19,7 @@ with reports as (
     from {{ ref('int_counter__snapshot') }}
     where command = 'vmstat'
         and section = 'cpu'
-        and host in ({% for host in roles %}'{{ host }}'{{ ', ' if not loop.last }}{% endfor %})
+        and host in (select host from roles)
     group by host, captured_at, entity
 ),
 
@@ -28,17 +33,15 @@ ranked as (
 )
 
 select
-    host,
-    case host
-        {%- for host, role in roles.items() %}
-        when '{{ host }}' then '{{ role }}'
-        {%- endfor %}
-    end as host_role,
-    captured_at,
+    ranked.host,
+    roles.role as host_role,
+    ranked.captured_at,
     'vmstat' as source_command,
     user_pct,
     system_pct,
     io_wait_pct,
     user_pct + system_pct as busy_pct
 from ranked
-where from_last = 1
+inner join roles
+    on roles.host = ranked.host
+where ranked.from_last = 1

@@ -104,6 +104,11 @@ class SystemSpec:
     saturated_cpus: int | None = None  # default: one per 8 CPUs
     file_openers: int = 6  # server processes whose FILE and DISCOPEN entities are measured
     busy_pathmon: bool = False  # PATHMON polled for SERVER STATUS all day (BUSY_PATHMON_WEIGHT)
+    # terminals (ATMs) on each line, repeated over the lines: seed 001's ATM benchmark had 10 a line, 8 to 15
+    # (L3400-L3402); each is a TERMINAL entity sharing its line's transactions
+    terminals_per_line: tuple[int, ...] = (10,)
+    # days MEASURE ran INTERVAL 30 MINUTES (an application analysis, seed 001 L2199) instead of 1 HOURS
+    half_hour_days: tuple[dt.date, ...] = ()
 
     def __post_init__(self):
         name = self.name if self.name.startswith("\\") else "\\" + self.name
@@ -121,6 +126,8 @@ class SystemSpec:
             problems.append(f"discs {self.discs}: expected 1 to 999")
         if not 0 <= self.lines <= 99:
             problems.append(f"lines {self.lines}: expected 0 to 99")
+        if not self.terminals_per_line or min(self.terminals_per_line) < 0:
+            problems.append(f"terminals per line {self.terminals_per_line}: expected counts of 0 or more")
         if not 1 <= self.cpu_type <= 10:
             problems.append(f"cpu type {self.cpu_type}: expected a MEASURE CPU-TYPE code, 1 to 10")
         if problems:

@@ -13,6 +13,11 @@ What it models, and why each shape is there (seed 001, "How to set up a performa
   utility started hourly in a new PIN, a table-scanning server, a server opening its files per transaction,
   a polling spooler, a file loaded without slack), in programs only the larger system runs; a block splits
   only when a record is inserted.
+* ``half_hour_days`` of the spec were measured ``INTERVAL 30 MINUTES`` (an application analysis, seed 001
+  L2199): each hour's records come as two half-hour records sharing the hour's counts (levels, such as a
+  longest queue, kept in both), so the hourly values are those of the other days.
+* Every line carries terminals (``terminals_per_line``, the ATMs of seed 001's benchmark): TERMINAL records
+  that share out their line's transactions, response time and traffic.
 * Counters are in raw contract units (``docs/measure_raw_contract.md``): busy µs = busy fraction x
   delta_time; queue µs·items = average queue length x delta_time; counts are per-interval counts.
   The entities agree with each other: a CPU's busy time is its processes' busy time plus system
@@ -64,6 +69,9 @@ DAYS_CACHED = 8
 HEADER_COLUMNS = tuple(c.name for c in measure_tables.HEADER)
 ENTITY_COLUMNS = {e.table: tuple(c.name for c in (*e.ids, *e.counters)) for e in measure_tables.ENTITIES}
 TABLES = tuple(ENTITY_COLUMNS)
+# a text report lists the entities whose report layout is known; TERMINAL's is not (measure.tables.TEXT_ENTITIES)
+TEXT_TABLES = tuple(e.table for e in measure_tables.TEXT_ENTITIES)
+COUNTER_COLUMNS = {e.table: frozenset(c.name for c in e.counters) for e in measure_tables.ENTITIES}
 
 # Guardian device types used here (FILE records): 2 = $RECEIVE, 3 = disc.
 DEVICE_TYPE_RECEIVE = 2
@@ -106,6 +114,26 @@ def _served_share(busy_us: np.ndarray, ceiling_us: float) -> np.ndarray:
 def _serve(counts: np.ndarray, served: np.ndarray) -> np.ndarray:
     """The counts actually served; hours within the device's capacity keep their values exactly."""
     return np.where(served < 1.0, np.floor(counts * served), counts)
+
+
+def _half_hours(table: str, cols: dict[str, list]) -> dict[str, list]:
+    """Each hourly record as the two half-hour records of ``INTERVAL 30 MINUTES``: the first half gets half of
+    each count (rounded down), the second the rest; a level is what the hour saw, in both halves."""
+    half = dt.timedelta(minutes=30)
+    out = {c: [] for c in cols}
+    for row in range(len(cols["delta_time"])):
+        start = cols["from_timestamp"][row]
+        for first in (True, False):
+            for column, values in cols.items():
+                value = values[row]
+                if column == "from_timestamp":
+                    value = start if first else start + half
+                elif column == "to_timestamp":
+                    value = start + half if first else value
+                elif column == "delta_time" or (column in COUNTER_COLUMNS[table] and not measure_tables.is_level(column)):
+                    value = value // 2 if first else value - value // 2
+                out[column].append(value)
+    return out
 
 
 class MeasureModel:
@@ -154,6 +182,11 @@ class MeasureModel:
         cols["measure_cpu"] = self._cpu_cols(rng, day, busy, qlen, proc_extra, disc_io)
         cols["measure_userdef"] = self._userdef_cols(rng, day, proc_extra, qlen)
         cols["measure_file"], cols["measure_discopen"] = self._file_cols(rng, day, proc_extra)
+        # a generator of its own, so that the terminals leave the other entities' values as they were
+        cols["measure_terminal"] = self._terminal_cols(
+            np.random.default_rng([s.seed, self._key, day.toordinal(), 13]), cols["measure_line"])
+        if day in s.half_hour_days:
+            cols = {table: _half_hours(table, c) for table, c in cols.items()}
         self._days[day] = cols
         if len(self._days) > DAYS_CACHED:
             self._days.popitem(last=False)
@@ -330,6 +363,27 @@ class MeasureModel:
         np.add.at(per_cpu_io.T, inv.disc_cpu, (reads + writes).T)
         np.add.at(per_cpu_hits.T, inv.disc_cpu, hits.T)
         return cols, {"ios": per_cpu_io, "hits": per_cpu_hits, "requests": requests}
+
+    def _terminal_cols(self, rng, line: dict[str, list]) -> dict[str, list]:
+        """The terminals of every line: each hour's line counters shared out among them at random (a
+        multinomial, so that the terminals' counts add up to the line's)."""
+        spec, n = self.spec, self.spec.lines
+        counts = [spec.terminals_per_line[i % len(spec.terminals_per_line)] for i in range(n)]
+        cols = _empty("measure_terminal")
+        if n == 0 or not any(counts):
+            return cols
+        shared = ("requests", "reads", "writes", "input_bytes", "output_bytes", "transactions", "response_time")
+        for row in range(24 * n):
+            k = counts[row % n]
+            weights = rng.dirichlet(np.full(k, 8.0)) if k else np.empty(0)
+            for column in HEADER_COLUMNS:
+                cols[column].extend([line[column][row]] * k)
+            cols["line_name"].extend([line["device_name"][row]] * k)
+            cols["subdev_name"].extend(f"#ATM{t:02d}" for t in range(1, k + 1))
+            cols["logical_device"].extend([line["logical_device"][row]] * k)
+            for column in shared:
+                cols[column].extend(rng.multinomial(line[column][row], weights).tolist() if k else [])
+        return cols
 
     def _line_cols(self, rng, day, day_factor, qlen):
         inv, n = self.inv, self.spec.lines

@@ -7,16 +7,17 @@ The load model (``_measure_model``) decides the values; this module writes them 
 have: for every day (``--period day``, one nightly ``LIST ... LOADID DT<jd><hh>`` run) or every ISO week
 (``--period week``, the weekly CPLNWEEK subvolume of seed 001, structured records appended day after day)::
 
-    DIR/csv/PROD1/2026-01-05/cpu.csv process.csv disc.csv line.csv userdef.csv file.csv discopen.csv
-    DIR/binary/PROD1/2026-01-05/zmscpu zmsproc zmsdisc zmsline zmsudef zmsfile zmsdopen
-    DIR/meascom/PROD1/2026-01-05/meascom-2026-01-05.txt      (LIST CPU *, LIST PROCESS *, ... RATE ON)
+    DIR/csv/PROD1/2026-01-05/cpu.csv process.csv disc.csv line.csv userdef.csv file.csv discopen.csv terminal.csv
+    DIR/binary/PROD1/2026-01-05/zmscpu zmsproc zmsdisc zmsline zmsudef zmsfile zmsdopen zmsterm
+    DIR/meascom/PROD1/2026-01-05/meascom-2026-01-05.txt      (LIST CPU *, LIST PROCESS *, ... RATE ON; no TERMINAL)
 
 Binary files carry the record name of their layout (the DDL ``FILE is`` name); text reports are always one
 file per day. The same seed gives the same bytes. An entity with no records (``--lines 0``) gets no file.
 
 ``demo(home, seed)`` writes the demo data set into ``home/landing/measure``: two systems (``\\PROD1`` with 8
 NonStop TXP CPUs, ``\\DEV1`` with 4 NonStop VLX CPUs, whose capacity thresholds differ: 85 % and 95 %,
-seed 001 L3194) over 60 days from Monday 2026-01-05, across the January/February boundary. Most
+seed 001 L3194) over 60 days from Monday 2026-01-05, across the January/February boundary; \\PROD1's second line
+carries 15 ATMs, beyond seed 001's 13 (L3400), and \\DEV1 measured one Tuesday in 30-minute intervals. Most
 days arrive as structured records in weekly files, binary and CSV alternating by week; every Wednesday
 arrives as a MEASCOM text report.
 """
@@ -33,12 +34,12 @@ from typing import Callable, Iterable, Iterator
 
 from ingest.generate._landing import landed
 from ingest.generate._measure_inventory import SystemSpec
-from ingest.generate._measure_model import TABLES, MeasureModel
+from ingest.generate._measure_model import TABLES, TEXT_TABLES, MeasureModel
 from ingest.cli_options import add_generator_options, forms_of, output_dir, subcommand
 from ingest.home import Home
 
 # what `perfdb generate --help` lists and `perfdb generate measure --help` explains
-HELP = "realistic MEASURE data (CPU, PROCESS, DISC, LINE, USERDEF, FILE, DISCOPEN) for one system"
+HELP = "realistic MEASURE data (CPU, PROCESS, DISC, LINE, USERDEF, FILE, DISCOPEN, TERMINAL) for one system"
 DESCRIPTION = """Hourly MEASURE records of one NonStop system with a daily load curve, shifts, weekends, monthly growth and a
 few saturated CPUs; the same seed always gives the same bytes."""
 
@@ -49,9 +50,11 @@ DEMO_START = dt.date(2026, 1, 5)
 DEMO_DAYS = 60
 DEMO_SYSTEMS = (
     SystemSpec("\\PROD1", cpus=8, start=DEMO_START, days=DEMO_DAYS, processes=32, discs=6, lines=2, file_openers=3,
-               busy_pathmon=True),
+               busy_pathmon=True, terminals_per_line=(10, 15)),
+    # one Tuesday measured INTERVAL 30 MINUTES for an application analysis, against the performance data
+    # base's INTERVAL 1 HOURS (seed 001 L1976, L2199)
     SystemSpec("\\DEV1", cpus=4, start=DEMO_START, days=DEMO_DAYS, processes=14, discs=3, lines=1, file_openers=2,
-               cpu_type=3),
+               cpu_type=3, terminals_per_line=(8,), half_hour_days=(dt.date(2026, 2, 10),)),
 )
 DEMO_TEXT_WEEKDAY = 2  # Wednesdays come as MEASCOM text
 
@@ -143,7 +146,7 @@ def _meascom_writer(_ddl_paths) -> Callable:
             # newline="\n": the same bytes on every platform, as determinism promises
             with path.open("w", encoding="ascii", newline="\n") as f:
                 prompt = 1
-                for table in TABLES:
+                for table in TEXT_TABLES:
                     records = _non_empty(model.records(table, day))
                     if records is not None:
                         prompt = write_report(f, table, records, rate_on=True, prompt=prompt)

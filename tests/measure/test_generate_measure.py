@@ -43,8 +43,8 @@ def test_same_seed_same_bytes_other_seed_differs(tmp_path):
     again = measure.generate(SMALL, tmp_path / "b", measure.FORMS)
     other = measure.generate(replace(SMALL, seed=8), tmp_path / "c", measure.FORMS)
     names = [p.relative_to(tmp_path / "a").as_posix() for p in first]
-    # 7 entity files per day in each structured form, one text report per day
-    assert len(names) == 2 * 7 + 2 * 7 + 2
+    # 8 entity files per day in each structured form (TERMINAL in these only), one text report per day
+    assert len(names) == 2 * 8 + 2 * 8 + 2
     assert "csv/TEST1/2026-01-05/cpu.csv" in names
     assert "binary/TEST1/2026-01-06/zmsproc" in names
     assert "meascom/TEST1/2026-01-06/meascom-2026-01-06.txt" in names
@@ -232,7 +232,9 @@ def test_three_forms_land_as_the_same_rows(tmp_path):
     model = MeasureModel(spec)
     counts = dict(con.execute("select format, sum(rows_loaded) from raw.ingest_files group by all").fetchall())
     total = sum(len(list(model.records(t, spec.start))) for t in TABLES)
-    assert counts == {"measure.csv": total, "measure.binary": total, "measure.meascom": total}
+    # the text report lists no TERMINAL entity (no report layout of it is published)
+    text = total - len(list(model.records("measure_terminal", spec.start)))
+    assert counts == {"measure.csv": total, "measure.binary": total, "measure.meascom": text}
 
     csv, binary, text = (_rows(con, "measure_cpu", form) for form in ("csv", "binary", "meascom"))
     assert len(csv) == len(binary) == len(text) == 24 * spec.cpus
@@ -282,9 +284,9 @@ def test_cli_writes_the_requested_forms(tmp_path, capsys):
     assert rc == 0
     written = sorted(p.relative_to(tmp_path / "home/landing/measure").as_posix()
                      for p in (tmp_path / "home/landing/measure").rglob("*") if p.is_file())
-    # 2026-03-30 .. 04-01 is one ISO week (W14); no lines, so no line file
+    # 2026-03-30 .. 04-01 is one ISO week (W14); no lines, so no line file and no terminal file
     assert written == sorted(
-        [f"csv/DEV9/2026-W14/{t.removeprefix('measure_')}.csv" for t in TABLES if t != "measure_line"]
+        [f"csv/DEV9/2026-W14/{t.removeprefix('measure_')}.csv" for t in TABLES if t not in ("measure_line", "measure_terminal")]
         + [f"meascom/DEV9/2026-W14/meascom-2026-{d}.txt" for d in ("03-30", "03-31", "04-01")]
     )
     assert "\\DEV9: 3 days from 2026-03-30 as csv, meascom: 9 files" in capsys.readouterr().out

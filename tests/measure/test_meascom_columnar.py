@@ -21,7 +21,7 @@ from ingest.formats.measure.meascom_line_reader import parse_line_by_line
 from ingest.formats.measure.meascom_report import PARSER
 from ingest.formats.measure.meascom_writer import write_report
 from ingest.generate._measure_inventory import SystemSpec
-from ingest.generate._measure_model import TABLES, MeasureModel
+from ingest.generate._measure_model import TEXT_TABLES, MeasureModel
 from ingest.home import Home
 from ingest.warehouse import database, loading
 
@@ -105,7 +105,7 @@ def _report(seed: int, rate: str, days: int = 3) -> str:
     f = io.StringIO()
     prompt = 13
     for day in spec.dates():
-        for n, table in enumerate(TABLES):
+        for n, table in enumerate(TEXT_TABLES):
             rate_on = {"on": True, "off": False, "both": n % 2 == 0}[rate]
             prompt = write_report(f, table, model.records(table, day), rate_on=rate_on, prompt=prompt)
     return f.getvalue()
@@ -158,7 +158,7 @@ def test_generated_reports(tmp_path, monkeypatch, paths, seed, rate):
     path = _write(tmp_path, _report(seed, rate))
     tables, reads, rejects = assert_same_as_state_machine(path)
     assert rejects == [] and reads == sum(t.num_rows for t in tables.values()) > 3_000
-    assert set(tables) == set(TABLES)
+    assert set(tables) == set(TEXT_TABLES)
     assert paths["state machine"] == 0 and paths["columnar"] >= 6
 
 
@@ -337,7 +337,7 @@ def _ingest(path: Path, home: Path):
     try:
         result = loading.ingest_file(con, path)
         rejects = con.execute("select line_number, record_ordinal, reason, raw_bytes from raw.rejects").fetchall()
-        loaded = [o for table in TABLES for (o,) in con.execute(f"select record_ordinal from raw.{table}").fetchall()]
+        loaded = [o for table in TEXT_TABLES for (o,) in con.execute(f"select record_ordinal from raw.{table}").fetchall()]
     finally:
         con.close()
     return result, rejects, sorted(loaded)

@@ -47,6 +47,8 @@ TEXT_VALUES = {
     "device_name": "$DATA01",
     "file_name": "$DATA01.PERF.CPUFILE",
     "name": "TIMEPER",
+    "line_name": "$ATM01",
+    "subdev_name": "#T01",
 }
 
 

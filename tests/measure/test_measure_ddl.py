@@ -97,7 +97,8 @@ def test_constructed_records_are_labelled_and_published_ones_are_not():
 
 def test_shipped_layouts_cover_every_contract_column():
     layouts = ddl.load_layouts()
-    derivable = {"program_file_name", "userid", "file_name", "os_version", "counter_value", "cache_hits", "cache_misses", "opener_cpu"}
+    derivable = {"program_file_name", "userid", "file_name", "os_version", "counter_value", "cache_hits", "cache_misses", "opener_cpu",
+                 *normalize.TERMINAL_NAME_ITEMS}
     for table, record in binary_records.LAYOUT_FOR_TABLE.items():
         layout = layouts[record]
         assert layout.table == table

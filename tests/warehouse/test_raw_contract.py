@@ -143,8 +143,8 @@ def test_a_parser_writes_only_tables_it_declares():
     with pytest.raises(ValueError, match=r"parser smf\.binary wrote raw\.measure_cpu, which it does not declare"):
         table_of(SMF_PARSER, "measure_cpu")
     binary = registry.by_format("measure.binary")
-    terminal = table_of(binary, "measure_terminal")  # a record of the shipped TERMINAL DDL, outside the contract
-    assert terminal.open and terminal.column_names[:3] == ("record_ordinal", "source_form", "system_name")
+    netline = table_of(binary, "measure_netline")  # a record of a user's NETLINE DDL, outside the contract
+    assert netline.open and netline.column_names[:3] == ("record_ordinal", "source_form", "system_name")
 
 
 def test_smf_batches_of_a_generated_day_are_exactly_the_declared_tables(tmp_path):

@@ -63,6 +63,7 @@ LAYOUT_FOR_TABLE = {
     "measure_userdef": "zmsudef",
     "measure_file": "zmsfile",
     "measure_discopen": "zmsdopen",
+    "measure_terminal": "zmsterm",
 }
 
 TIME_ITEMS = ("from_timestamp", "to_timestamp", "delta_time")

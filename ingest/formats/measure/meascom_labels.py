@@ -188,8 +188,8 @@ USERDEF_TYPES = {
 }
 USERDEF_TYPE_WORDS = {code: word.capitalize() for word, (code, _kind) in USERDEF_TYPES.items()}
 
-# MEASCOM entity keyword (LIST <entity>) -> raw table: every entity of the contract, CPU -> measure_cpu
-TABLES = {e.table.removeprefix("measure_").upper(): e.table for e in measure_tables.ENTITIES}
+# MEASCOM entity keyword (LIST <entity>) -> raw table: every entity of the contract with a report layout, CPU -> measure_cpu
+TABLES = {e.table.removeprefix("measure_").upper(): e.table for e in measure_tables.TEXT_ENTITIES}
 
 I32, I64, STR = pa.int32(), pa.int64(), pa.string()
 # the record and header columns of every entity table (measure.tables)
@@ -224,7 +224,7 @@ def _entity_schema(entity: measure_tables.Entity) -> list[tuple[str, pa.DataType
     return contract + PRINTED_IDS.get(entity.table, []) + counters
 
 
-ENTITY_SCHEMAS: dict[str, list[tuple[str, pa.DataType]]] = {e.table: _entity_schema(e) for e in measure_tables.ENTITIES}
+ENTITY_SCHEMAS: dict[str, list[tuple[str, pa.DataType]]] = {e.table: _entity_schema(e) for e in measure_tables.TEXT_ENTITIES}
 # the catch-all for report text perfdb does not parse (SYSTEM blocks, listings of other entities)
 UNPARSED_SCHEMA = [(c.name, c.type) for c in measure_tables.UNPARSED.columns]
 

@@ -18,7 +18,8 @@ Rules applied here, once for all forms:
   (the other types); counter ``name`` upper case;
 * DISC: ``cache_hits``/``cache_misses`` = sum of the cache group's ``hits``/``misses`` over the block sizes;
 * FILE/DISCOPEN: ``opener_cpu`` falls back to the header ``cpu_num`` (the ZMS FILE record has no
-  opener-cpu item: a FILE entity is measured in the opener's processor).
+  opener-cpu item: a FILE entity is measured in the opener's processor);
+* TERMINAL: the ``terminal-name`` group's ``line-name`` and ``subdev-name`` -> ``line_name``, ``subdev_name``.
 
 ``to_items`` is the inverse used by the encoder: contract columns -> the items of a given layout.
 """
@@ -63,6 +64,8 @@ def table_for_record(record_name: str) -> str:
 
 
 LOADER_COLUMNS = ("record_ordinal", "source_form", "source_file_id")
+# TERMINAL: the group terminal-name holds line-name and subdev-name, the contract's line_name and subdev_name
+TERMINAL_NAME, TERMINAL_NAME_ITEMS = "terminal_name_", ("line_name", "subdev_name")
 USERDEF_ACCUM = 1  # TYPE 1: 32-bit accumulating counter, read from COUNT-VALUE in legacy records
 _NULL_STR = pa.scalar(None, STR)
 
@@ -166,6 +169,10 @@ def _entity_rules(table: str, c: dict[str, pa.Array]) -> None:
                 c[target] = total
     if table in ("measure_file", "measure_discopen") and "opener_cpu" not in c and "cpu_num" in c:
         c["opener_cpu"] = c["cpu_num"]
+    if table == "measure_terminal":
+        for name in TERMINAL_NAME_ITEMS:
+            if name not in c and TERMINAL_NAME + name in c:
+                c[name] = c.pop(TERMINAL_NAME + name)
 
 
 def to_contract(table: str, columns: dict[str, object], *, source_form: str, record_ordinal) -> pa.Table:
@@ -239,6 +246,8 @@ def _record_items(layout, record: dict) -> dict[str, object]:
                 out[count_item if accum else "time_value"] = value
         elif key in ("cache_hits", "cache_misses") and "c0_" + key[len("cache_"):] in names:
             out["c0_" + key[len("cache_"):]] = value  # no per-block-size detail: the 512-byte blocks carry it
+        elif TERMINAL_NAME + key in names:  # line_name -> terminal-name.line-name
+            out[TERMINAL_NAME + key] = value
         elif key == "opener_cpu" and "cpu_num" in names:
             if record.get("cpu_num", value) != value:
                 raise ValueError(f"record {layout.name} has no opener-cpu item: opener_cpu must equal cpu_num")

@@ -9,18 +9,9 @@ with roles as (
 ),
 
 reports as (
-    select
-        host,
-        captured_at,
-        entity as report,
-        sum(case when counter_name = 'user_pct' then value end) as user_pct,
-        sum(case when counter_name = 'system_pct' then value end) as system_pct,
-        sum(case when counter_name = 'io_wait_pct' then value end) as io_wait_pct
-    from {{ ref('int_counter__snapshot') }}
-    where command = 'vmstat'
-        and section = 'cpu'
-        and host in (select host from roles)
-    group by host, captured_at, entity
+    {{ snapshot_columns('vmstat', 'cpu', 'report', {
+        'user_pct': 'user_pct', 'system_pct': 'system_pct', 'io_wait_pct': 'io_wait_pct'
+    }) }}
 ),
 
 ranked as (

@@ -7,17 +7,9 @@
 {%- set rusizes = rusizes_bytes() %}
 
 with sessions as (
-    select
-        host,
-        captured_at,
-        entity as session,
-        max(case when counter_name = 'logmode' then text_value end) as logmode,
-        max(case when counter_name = 'plu_to_slu_ru_size' then value end) as plu_to_slu_ru_size,
-        max(case when counter_name = 'slu_to_plu_ru_size' then value end) as slu_to_plu_ru_size
-    from {{ ref('int_counter__snapshot') }}
-    where command = 'D NET,SESSIONS'
-        and section = 'session'
-    group by host, captured_at, entity
+    {{ snapshot_columns('D NET,SESSIONS', 'session', 'session', {
+        'logmode': 'logmode', 'plu_to_slu_ru_size': 'plu_to_slu_ru_size', 'slu_to_plu_ru_size': 'slu_to_plu_ru_size'
+    }, texts=['logmode']) }}
 ),
 
 settings as (

@@ -1,27 +1,15 @@
 -- PROCESS records, one per process and interval; duplicate copies of a record are dropped.
 -- interval_start_utc from the system's zone (a fall-back day's repeated hour holds two intervals).
-with source as (
-    {{ measure_first_copy(source('measure', 'measure_process'), ['cpu_num', 'pin']) }}
-)
-
-select
-    {{ measure_record_columns() }}
+{%- set entity %}
     {{ measure_process_columns() }}
     userid,
-    {{ measure_interval_columns() }}
-    interval_start_utc,
-    cast(cpu_busy_time as bigint) as cpu_busy_us,
-    cast(ready_time as bigint) as ready_us,
-    cast(mem_qtime as bigint) as mem_qtime_us,
-    cast(dispatches as bigint) as dispatch_count,
-    cast(page_faults as bigint) as page_fault_count,
-    cast(vsems as bigint) as vsem_count,
-    cast(recv_qtime as bigint) as recv_qtime_us,
-    cast(recv_qlen_max as bigint) as recv_qlen_max,
-    cast(messages_sent as bigint) as messages_sent_count,
-    cast(messages_received as bigint) as messages_received_count,
-    cast(sent_bytes as bigint) as sent_bytes,
-    cast(received_bytes as bigint) as received_bytes,
-    cast(checkpoints as bigint) as checkpoint_count,
-    cast(file_open_calls as bigint) as file_open_call_count
-from source
+{%- endset %}
+{{ measure_staging('measure_process', ['cpu_num', 'pin'],
+    entity, {
+    'cpu_busy_time': 'cpu_busy_us', 'ready_time': 'ready_us', 'mem_qtime': 'mem_qtime_us',
+    'dispatches': 'dispatch_count', 'page_faults': 'page_fault_count', 'vsems': 'vsem_count',
+    'recv_qtime': 'recv_qtime_us', 'recv_qlen_max': 'recv_qlen_max', 'messages_sent': 'messages_sent_count',
+    'messages_received': 'messages_received_count', 'sent_bytes': 'sent_bytes',
+    'received_bytes': 'received_bytes', 'checkpoints': 'checkpoint_count',
+    'file_open_calls': 'file_open_call_count'
+}) }}

@@ -286,7 +286,7 @@ def test_configuration_rules_are_the_catalogue_rows_config_checks_evaluates(tmp_
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"]: r for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
     assert {r.rule_id: r.source for r in config_checks.RULES} == {k: r["source"] for k, r in rows.items()}
-    assert len(rows) == 76 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
+    assert len(rows) == 78 and (rows["000-unitsz-4000"]["metric"], rows["000-unitsz-4000"]["operator"]) == ("unitsz", "<>")
     header = "rule_id,evaluated_by,metric,operator,limit,severity,advice,source\n"
     path = tmp_path / "rules_catalogue.csv"
     path.write_text(header + "000-unitsz-4000,config_checks,unitsz,<>,4000,warning,4000 bytes,seed 000 L787\n"

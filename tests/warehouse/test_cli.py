@@ -182,9 +182,9 @@ def test_ingest_names_each_file_as_the_user_passed_it_without_colour(tmp_path):
     assert run.returncode == 0, run.stderr
     lines = run.stderr.splitlines()
     assert [line.split(":")[0] for line in lines if "cpu.csv" in line] == [
-        "[1/14] in/csv/PROD1/2026-01-05/cpu.csv", "[8/14] in/csv/PROD1/2026-01-06/cpu.csv"]
+        "[1/16] in/csv/PROD1/2026-01-05/cpu.csv", "[9/16] in/csv/PROD1/2026-01-06/cpu.csv"]
     assert "\x1b[" not in run.stderr + run.stdout
-    assert run.stdout.startswith("14 files: 14 loaded, 0 with rejects")
+    assert run.stdout.startswith("16 files: 16 loaded, 0 with rejects")
 
 
 def test_docs_serves_the_two_sites_and_nothing_else_of_the_home(tmp_path):
@@ -247,8 +247,8 @@ def test_on_a_terminal_ingest_shows_a_progress_bar_instead_of_a_line_per_file(tm
         shown += chunk
     os.close(controller)
     assert proc.wait() == 0
-    assert proc.stdout.read().decode().startswith("14 files: 14 loaded")
-    assert b"14/14" in shown and b"ingest" in shown
+    assert proc.stdout.read().decode().startswith("16 files: 16 loaded")
+    assert b"16/16" in shown and b"ingest" in shown
     assert b"cpu.csv" not in shown
 
 

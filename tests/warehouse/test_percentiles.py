@@ -148,7 +148,7 @@ def test_month_percentiles_from_day_buckets_match_the_hours_and_survive_retentio
     con.execute("update seeds.retention set keep_days = 1 where family in ('raw', 'interval', 'hourly')")
     con.close()
     result = apply_retention(home)
-    assert result.files_purged == 7 * (DAYS - 1)  # cpu, disc, discopen, file, line, process, userdef a day
+    assert result.files_purged == 8 * (DAYS - 1)  # cpu, disc, discopen, file, line, process, terminal, userdef a day
     last_day = START + dt.timedelta(days=DAYS - 1)
     for model, *_ in HOURS.values():
         assert rows(home, f"select min(cast(hour_start as date)) from {model}") == [(last_day,)], model

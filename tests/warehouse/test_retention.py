@@ -105,9 +105,9 @@ def test_retention_purges_old_detail_and_keeps_the_summaries(tmp_path, capsys):
     result = apply_retention(a)
     # \R1's newest day 6 March: raw and intervals keep 5 and 6 March, hours 4 to 6 March; SYSA's newest day is
     # 7 March (its dump of 6 March runs into it): its dumps of 2 to 4 March (days up to 5 March) go
-    assert files_of_first_three_days == 21
+    assert files_of_first_three_days == 24
     assert result.files_purged == files_of_first_three_days + 3
-    assert rows(a, "select status, count(*) from raw.ingest_files group by 1 order by 1") == [("loaded", 16), ("purged", 24)]
+    assert rows(a, "select status, count(*) from raw.ingest_files group by 1 order by 1") == [("loaded", 18), ("purged", 27)]
     assert rows(a, "select min(cast(record_time as date)) from raw.smf30_work") == [(DAYS[3],)]
     assert rows(a, "select min(cast(from_timestamp as date)) from raw.measure_cpu") == [(DAYS[3],)]
     assert rows(a, "select min(cast(interval_start as date)) from intermediate.int_cpu__interval") == [(DAYS[3],)]

@@ -20,6 +20,7 @@ from ingest.reports._marts import ReportError, query_mart
 
 HELP = "every rule of the five documents with its status on this warehouse"
 STATUS = "marts.rpt_rule_status"
+MISSING = "marts.rpt_measure_missing_days"
 KINDS = ("threshold", "selection", "configuration", "formula", "diagnostic")
 STATUSES = ("evaluated", "not evaluable")
 # the columns of a table on a terminal; CSV and JSON carry every column of the mart
@@ -35,6 +36,14 @@ def _config_status(home: Home) -> dict[str, tuple[int, int]]:
     settings = [s for label, parameters in runs for s in config_checks.parameter_settings(label, parameters)]
     findings, applied = config_checks.evaluate(settings)
     return {rule_id: (checked, sum(f.rule_id == rule_id for f in findings)) for rule_id, checked in applied.items()}
+
+
+def missing_days(home: Home) -> list[tuple[str, int, int]]:
+    """(entity, systems, system-days) of the MEASURE entities a measured day lacks (a MEASCOM text day has no
+    TERMINAL records): the rules on that entity's marts are evaluated without these days."""
+    _, rows = query_mart(home, f"select entity, count(distinct system_name), count(*) from {MISSING} "
+                               "group by entity order by entity", [])
+    return rows
 
 
 def fetch(home: Home, document: str | None, kind: str | None, status: str | None) -> tuple[list[str], list[tuple]]:
@@ -68,6 +77,9 @@ def print_report(home: Home, document: str | None, kind: str | None, status: str
     shown = [columns.index(c) for c in SHOWN]
     print_rows(list(SHOWN), [tuple(row[i] for i in shown) for row in rows], fmt, out=out)
     evaluated = sum(row[columns.index("status")] == "evaluated" for row in rows)
+    for entity, systems, days in missing_days(home):
+        print(f"{entity}: {days} days of {systems} systems measured without {entity} records: the rules on them are "
+              f"evaluated without these days ({MISSING})", file=out)
     print(f"{len(rows)} rules: {evaluated} evaluated, {len(rows) - evaluated} not evaluable", file=out)
     return 0
 

@@ -27,13 +27,15 @@ group by {{ keys | join(', ') }}, interval_start, interval_end, interval_end_utc
 {% endmacro %}
 
 {#- One row per capture of `command` and entity of its `section` (int_counter__snapshot), the entity as
-    `entity_column`, and one column per counter of `counters` (column -> counter name; a name in
+    `entity_column`, its first line in the file (line_number: the order the capture printed its entities
+    in), and one column per counter of `counters` (column -> counter name; a name in
     `texts` reads the counter's text, the others its number). -#}
 {% macro snapshot_columns(command, section, entity_column, counters, texts=[]) %}
     select
         host,
         captured_at,
         entity as {{ entity_column }},
+        min(line_number) as line_number,
         {%- for column, counter in counters.items() %}
         max(case when counter_name = '{{ counter }}' then {{ 'text_value' if column in texts else 'value' }} end)
             as {{ column }}{{ ',' if not loop.last }}

@@ -276,6 +276,15 @@ def test_a_rule_not_evaluable_says_which_input_is_missing(demo_home, capsys):
     assert capsys.readouterr().out.splitlines()[-1] == "18 rules: 0 evaluated, 18 not evaluable"
 
 
+def test_perfdb_rules_says_which_measured_days_its_terminal_rules_lack(demo_home, capsys):
+    """The demo's MEASCOM text Wednesdays (9 days of \\DEV1 and \\PROD1) carry no TERMINAL records
+    (marts.rpt_measure_missing_days, test_tandem_measure_rules.py)."""
+    assert cli.main(["--home", str(demo_home.root), "rules", "--doc", "001", "--kind", "formula"]) == 0
+    assert capsys.readouterr().out.splitlines()[-2] == (
+        "TERMINAL: 18 days of 2 systems measured without TERMINAL records: the rules on them are evaluated without "
+        "these days (marts.rpt_measure_missing_days)")
+
+
 def test_the_rules_judged_across_the_demo_listings(db):
     # #BATCH is paced 7 / 7 on AS4A (its MAXLENRU 4096), 63 on OS2A and SYSA, each with 4,096-byte RUs (seed 000 L370-L413)
     modes = sorted(db.execute("select node, ru_bytes, pacing_window, fired from marts.rpt_mode_consistency").fetchall())

@@ -48,6 +48,20 @@ def test_terminal_response_time_is_response_time_over_transactions_per_terminal_
     assert status(db, "001-aF17") == ("evaluated", "fct_terminal_daily", (8 + 25) * 51, None, None)
 
 
+def test_the_days_measured_without_terminal_records_are_listed_not_dropped(db):
+    """The Wednesdays, sent as MEASCOM text, have no TERMINAL records: fct_terminal_daily has no rows for them, and
+    the data health mart says so rather than let 51 days pass for 60 (`perfdb rules` too: test_rules.py)."""
+    text_days = [measure.DEMO_START + dt.timedelta(days=d) for d in range(measure.DEMO_DAYS)
+                 if (measure.DEMO_START + dt.timedelta(days=d)).weekday() == measure.DEMO_TEXT_WEEKDAY]
+    assert len(text_days) == measure.DEMO_DAYS - STRUCTURED_DAYS == 9
+    missing = db.execute("select * from marts.rpt_measure_missing_days order by all").fetchall()
+    assert missing == [(system, day, "TERMINAL", "meascom", "not in the files of the day")
+                       for system in ("\\DEV1", "\\PROD1") for day in text_days]
+    recorded = db.execute("select count(*) from marts.fct_terminal_daily as t inner join marts.rpt_measure_missing_days "
+                          "as m on m.system_name = t.system_name and m.report_date = t.report_date").fetchone()
+    assert recorded == (0,)
+
+
 def test_more_than_13_atms_fire_on_prod1s_second_line_only(db):
     fired = db.execute("select system_name, line_name, metric_value, count(*) from marts.rpt_line_terminals "
                        "where fired group by all").fetchall()

@@ -18,7 +18,7 @@ ranked as (
     select
         reports.*,
         row_number() over (
-            partition by host, captured_at order by cast(substr(report, 8) as int) desc
+            partition by host, captured_at order by line_number desc
         ) as from_last
     from reports
 )

@@ -15,14 +15,16 @@
     {{ return(limit_diagnostic_models() + ['rpt_capacity_baseline_summary', 'rpt_mode_consistency', 'rpt_link_stations',
                                            'rpt_aix_host_memory', 'rpt_paging_space', 'rpt_adapter_queue_full',
                                            'rpt_vse_stack_repeats', 'rpt_benchmark_single_session',
-                                           'rpt_process_minimum_activity', 'rpt_session_ru_sizes', 'rpt_measure_intervals']) }}
+                                           'rpt_process_minimum_activity', 'rpt_session_ru_sizes', 'rpt_measure_intervals',
+                                           'rpt_fastsort_passes']) }}
 {% endmacro %}
 
 {#- The diagnostic models that compare a rule's metric with its limit from the rules catalogue (the model
     thresholds); the others decide their finding themselves (rpt_capacity_baseline_summary: the baseline
     model off by more than 5 %; rpt_vse_stack_repeats: the limit of the rule a repeat restates;
     rpt_process_minimum_activity: the hours King's filters select; rpt_measure_intervals: a day not measured
-    INTERVAL 1 HOURS around the clock) and their rules name no metric. -#}
+    INTERVAL 1 HOURS around the clock; rpt_fastsort_passes: a sort that wrote runs for a file within its memory
+    or under 100 Kbytes) and their rules name no metric. -#}
 {% macro limit_diagnostic_models() %}
     {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression',
                'rpt_vse_benchmark_pairs', 'rpt_vse_ftp_rates', 'rpt_cpu_balance', 'rpt_workload_concentration',

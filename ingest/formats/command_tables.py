@@ -38,7 +38,7 @@ CAPTURES = RawTable(
         Column("command", STR, "Normalised command: `netstat -s`, `netstat -i`, `netstat -ib`, `netstat -m`, `netstat -v`, "
                                "`NETSTAT STATS`, `NETSTAT POOLSIZE`, `NETSTAT DEVLINKS`, `NETSTAT GATE`, `QUERY STATS`, "
                                "`QUERY ISTATS`, `QUERY IPSTATS`, `SET RECORD`, `PRTY`, `D NET,BFRUSE`, `snaadmin query_buffer_availability`, "
-                               "`snaadmin query_kernel_memory_limit`, `lsps -a`, `errpt -a`, `vmstat`."),
+                               "`snaadmin query_kernel_memory_limit`, `lsps -a`, `errpt -a`, `vmstat`, `FASTSORT`."),
         Column("source_format", STR, "The parser (`netstat.linux_s` ...); captures of a mixed log name their own."),
         Column("captured_at", pa.timestamp("us"), "Capture time, local civil time of the measured system."),
         Column("utc_offset_s", I32, "The system's UTC offset when the capture time gave one, else NULL."),

@@ -22,7 +22,9 @@ show), with counters that grow with a daily load curve (office hours, quiet nigh
   runs above TCP/IP;
 * ``SYSA`` (z/OS): D NET,BFRUSE in the hardcopy log (a transfer surge on day 50 fills and expands the
   IO00 pool) and NETSTAT STATS of stack TCPCS;
-* ``VM1`` (VM TCP/IP): NETSTAT POOLSIZE every six hours; the data buffers run low on day 45.
+* ``VM1`` (VM TCP/IP): NETSTAT POOLSIZE every six hours; the data buffers run low on day 45;
+* ``\\PROD1`` and ``\\DEV1`` (the MEASURE demo's NonStop systems): the statistics of their nightly FastSort runs
+  (``_fastsort``), a small file sorted in two passes for want of memory on three nights.
 
 Captures are appended to one log per host, command and month, each after a ``# captured: <time>
 host: <name>`` line, except the z/OS hardcopy log whose lines carry their own time stamps.
@@ -42,13 +44,13 @@ from pathlib import Path
 from typing import Callable
 
 from ingest.cli_options import add_generator_options, output_dir, positive_int, subcommand
-from ingest.generate import _vse_diagnose
+from ingest.generate import _fastsort, _vse_diagnose
 from ingest.generate._landing import landed
 from ingest.home import Home
 
 # what `perfdb generate --help` lists and `perfdb generate commands --help` explains
-HELP = "command-output captures (netstat, QUERY STATS, PRTY, snaadmin, lsps, errpt, D NET,BFRUSE, NETSTAT) of five hosts"
-DESCRIPTION = """Captures of a Linux, an AIX, a VSE, a z/OS and a VM host, logged the way a collector appends them, with a
+HELP = "command-output captures (netstat, QUERY STATS, PRTY, snaadmin, lsps, errpt, D NET,BFRUSE, NETSTAT, FastSort) of seven hosts"
+DESCRIPTION = """Captures of a Linux, an AIX, a VSE, a z/OS and a VM host and two NonStop systems, logged the way a collector appends them, with a
 daily load curve, a reboot, a restart and the incidents the threshold rules catch; the same seed always
 gives the same bytes."""
 
@@ -550,7 +552,8 @@ class _Logs:
         self.last_day: dict[Path, dt.date] = {}
 
     def write(self, host: str, command: str, t: dt.datetime, text: str, header: bool = True) -> None:
-        path = self.out / host / command / f"{host}_{command}_{t:%Y-%m}.log"
+        name = host.lstrip("\\")  # a NonStop node's backslash is no part of a file name
+        path = self.out / name / command / f"{name}_{command}_{t:%Y-%m}.log"
         f = self.files.get(path)
         if f is None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -567,7 +570,7 @@ class _Logs:
 
 
 def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) -> list[Path]:
-    """Captures of the five hosts every ``every_min`` minutes (POOLSIZE every six hours)."""
+    """Captures of the hosts every ``every_min`` minutes (POOLSIZE every six hours, FastSort nightly)."""
     rng = random.Random(seed)
     t0 = dt.datetime.combine(start, dt.time())
     hosts = [LinuxHost(t0, rng), AixHost(t0, rng), VseHost(t0, rng), ZosHost(t0, rng)]
@@ -599,6 +602,10 @@ def generate(out: Path, start: dt.date, days: int, every_min: int, seed: int) ->
         logs.write(zos.name, "netstat-stats", t, zos.netstat_stats(t))
         if t.hour % 6 == 0 and t.minute == 0:
             logs.write("VM1", "netstat-poolsize", t, vm_poolsize(load_factor(t), (t.date() - start).days))
+        if t.hour == 0 and t.minute == 0:  # the night's sorts, whatever the interval of the other captures
+            for system in _fastsort.SYSTEMS:
+                for minute, listing in _fastsort.night(system, (t.date() - start).days):
+                    logs.write(system.name, "fastsort", t + dt.timedelta(hours=_fastsort.HOUR, minutes=minute), listing)
         t += step
     return logs.close()
 

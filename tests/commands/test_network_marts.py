@@ -276,7 +276,7 @@ def test_threshold_report_rows_name_host_interval_and_observed_value(db):
 
 def test_generated_captures_load_without_rejects(tmp_path):
     files = commands.generate(tmp_path, dt.date(2026, 1, 5), 1, 240, seed=7)
-    assert len(files) == 11  # aix01's lsps -a and vmstat logs among them
+    assert len(files) == 13  # aix01's lsps -a and vmstat logs among them, \PROD1's and \DEV1's FastSort statistics
     for f in files:
         _, ctx, rows, unparsed = parse_file(f)
         assert not ctx.rejects and not unparsed and rows, f

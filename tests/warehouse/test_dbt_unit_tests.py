@@ -37,4 +37,4 @@ def test_every_dbt_unit_test_passes(demo_home, copy_of_demo_home):
 def test_a_nightly_build_runs_the_data_tests_and_no_unit_test(demo_home):
     kinds = [r["unique_id"].split(".")[0] for r in results(demo_home)]
     assert "unit_test" not in kinds
-    assert kinds.count("test") == 496
+    assert kinds.count("test") == 501

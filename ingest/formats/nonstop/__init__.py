@@ -1,0 +1,1 @@
+"""HP NonStop (Tandem) utilities' printed output other than MEASURE's (the FastSort statistics listing)."""

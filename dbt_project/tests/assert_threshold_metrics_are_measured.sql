@@ -5,7 +5,8 @@
 -- throughput_ratio for `benchmark_run`, rpt_session_pacing's send_window for `session_pacing`,
 -- rpt_release_regression's cpu_change and throughput_change for `release_pair`, rpt_vse_benchmark_pairs's
 -- departure for `benchmark_pair`, rpt_vse_ftp_rates's two ratios for `benchmark_run`, rpt_channel_utilization's
--- channel_util_pct for `channel_path`, rpt_line_terminals's terminal_count for `line_terminals`, the shift facts of
+-- channel_util_pct for `channel_path`, rpt_line_terminals's terminal_count for `line_terminals`, rpt_forecast_history's
+-- history_days for `forecast_history`, the shift facts of
 -- shift_rule_targets() and the network marts of network_rule_targets()).
 select
     rule_id,
@@ -24,6 +25,7 @@ where not (
     or (entity = 'release_pair' and metric in ('cpu_change', 'throughput_change'))
     or (entity = 'channel_path' and metric = 'channel_util_pct')
     or (entity = 'line_terminals' and metric = 'terminal_count')
+    or (entity = 'forecast_history' and metric = 'history_days')
     {%- for entity, metric, _ in app_diagnostic_metrics() %}
     or (entity = '{{ entity }}' and metric = '{{ metric }}')
     {%- endfor %}

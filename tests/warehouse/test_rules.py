@@ -5,6 +5,7 @@ it; ``perfdb rules`` prints every rule with its status, and a rule it cannot eva
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -33,6 +34,7 @@ THRESHOLDS = [
     ("001-b6.4-15", "*", "system_cpu", "*", "busy_pct_spread_across_cpus", ">", 4.0, "info"),
     ("001-b6.4-17", "*", "line_terminals", "*", "terminal_count", ">", 13.0, "warning"),
     ("001-b6.4-3", "*", "workload_mix", "*", "top_4_cpu_share_pct", "<", 80.0, "info"),
+    ("001-b6.4-5", "*", "forecast_history", "*", "history_days", "<", 730.0, "info"),
     ("001-b6.4-8", "*", "process_activity", "*", "io_per_trans_outside_oltp_band", ">", 0.0, "info"),
     ("001-b6.4-9", "*", "app_process", "*", "priority", ">", 185.0, "warning"),
     ("001-tab1-3", "*", "app_process", "*", "cpu_per_io_s", ">", 0.03, "warning"),
@@ -238,10 +240,23 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
         counts[r["status"] == "evaluated"] += 1
     # [not evaluable, evaluated] per document on the demo (formulas of rpt_formula_results, diagnostics of
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
-    # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands) and the baseline
-    # check of rpt_capacity_baseline_summary
-    assert by_document == {"000": [13, 66], "001": [19, 75], "002": [9, 41], "003": [2, 14], "004": [18, 77],
+    # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands), the baseline
+    # check of rpt_capacity_baseline_summary, the forecasts' history of rpt_forecast_history and the FastSort
+    # passes of rpt_fastsort_passes
+    assert by_document == {"000": [13, 66], "001": [18, 76], "002": [9, 41], "003": [2, 14], "004": [18, 77],
                            "formats": [0, 7]}
+
+
+def test_every_demo_forecast_rests_on_less_than_the_two_years_of_history_seed_001_regresses(db):
+    # L1737: regression analysis and extrapolation collects "historical data for the last two years or so"; each
+    # demo system's forecast regresses its 60 days, 2026-01-05 to 2026-03-05 (the day-short and the two-year cases
+    # are the model's unit test)
+    rows = db.execute("select system_name, history_start, history_end, metric_value, limit_value, fired "
+                      "from marts.rpt_forecast_history where rule_id = '001-b6.4-5' order by system_name").fetchall()
+    first, last = dt.date(2026, 1, 5), dt.date(2026, 3, 5)
+    assert rows == [(system, first, last, 60.0, 730.0, True) for system in ("SYSA", "SYSB", "\\DEV1", "\\PROD1", "aix01")]
+    assert db.execute("select status, evaluated_by, evaluations, systems, findings from marts.rpt_rule_status "
+                      "where rule_id = '001-b6.4-5'").fetchone() == ("evaluated", "rpt_forecast_history", 5, 5, 5)
 
 
 def test_seed_001_readlink_cache_rules_on_the_demo_peek_displays(demo_home, capsys):

@@ -7,8 +7,6 @@ it as read-only; a test that needs to change a warehouse copies it first (``copy
 
 from __future__ import annotations
 
-import fcntl
-import os
 import shutil
 from pathlib import Path
 
@@ -17,6 +15,9 @@ import pytest
 from ingest import pipeline
 from ingest.cli_options import DEMO_SEED
 from ingest.home import Home
+from listings import shared
+from listings.findings import shared_listings
+from session_build import built_once, session_dir
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -45,50 +46,38 @@ def pytest_collection_modifyitems(items):
     items.sort(key=rank)  # stable: each file's tests stay in order
 
 
-def _session_dir(tmp_path_factory) -> Path:
-    """The folder every process of this pytest session shares: xdist's workers each get a base temp of their
-    own (``popen-gw0``...) inside the session's; without xdist the base temp is the session's."""
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-
-
 @pytest.fixture(scope="session", autouse=True)
 def parse_cache(tmp_path_factory):
     """dbt's saved parse, shared by the session's homes (ingest/dbt_runner.py), on every xdist worker (it is
     replaced atomically), and kept out of the user's cache; in the environment, so the CLI and Airflow
     processes the tests start use it too."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PERFDB_CACHE", str(_session_dir(tmp_path_factory) / "perfdb_cache"))
+        patch.setenv("PERFDB_CACHE", str(session_dir(tmp_path_factory) / "perfdb_cache"))
         yield
 
 
 @pytest.fixture(scope="session")
 def demo_home(tmp_path_factory) -> Home:
-    """Built once per session, whatever the number of xdist workers (three nights of dbt builds, minutes): the
-    first worker to need it builds it under an exclusive lock, the others wait for it and open it as it is.
-    The marker file is written last, so a build that died half-way is started over; a failed build leaves its
-    message, and every dependent test of every worker fails at once with it (pytest does not cache a fixture's
-    error) instead of building again."""
-    shared = _session_dir(tmp_path_factory)
-    root, built, failure = shared / "demo_home", shared / "demo_home.built", shared / "demo_home.failed"
-    with open(shared / "demo_home.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when a killed worker's process ends
-        if failure.exists():
-            pytest.fail(f"the shared demo warehouse could not be built: {failure.read_text()}")
-        if not built.exists():
-            shutil.rmtree(root, ignore_errors=True)
-            home = Home(root).create()
-            try:
-                # the published demo carries its validation run, as `perfdb run` leaves it (audit.validation_*)
-                failed = pipeline.demo(home, DEMO_SEED).failed
-            except Exception as e:
-                failure.write_text(f"{type(e).__name__}: {e}")
-                raise
-            if failed is not None:
-                failure.write_text(f"{failed.name}: {failed.summary}; " + "; ".join(failed.problems[:5]))
-                pytest.fail(failure.read_text())
-            built.write_text(f"built by {os.environ.get('PYTEST_XDIST_WORKER', 'the only process')}\n")
-    return Home(root)
+    """Built once per session (three nights of dbt builds, minutes), shared by the xdist workers."""
+    def build(home: Home) -> None:
+        # the published demo carries its validation run, as `perfdb run` leaves it (audit.validation_*)
+        failed = pipeline.demo(home, DEMO_SEED).failed
+        if failed is not None:
+            raise AssertionError(f"{failed.name}: {failed.summary}; " + "; ".join(failed.problems[:5]))
+
+    return built_once(tmp_path_factory, "demo_home", build)
+
+
+@pytest.fixture(scope="session")
+def configuration_listings(tmp_path_factory):
+    """The listings rpt_config_findings is tested on (tests/listings/shared.py), one build for the session."""
+    yield from shared_listings(tmp_path_factory, "configuration_listings", *shared.CONFIGURATION)
+
+
+@pytest.fixture(scope="session")
+def network_listings(tmp_path_factory):
+    """The listings the marts across listings are tested on (tests/listings/shared.py), one build for the session."""
+    yield from shared_listings(tmp_path_factory, "network_listings", *shared.NETWORK)
 
 
 @pytest.fixture()

@@ -6,29 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from listings.findings import listings_warehouse
 from read_only_db import dict_rows
 
 pytestmark = pytest.mark.slow
 
-HEADING = "Page Space      Physical Volume   Volume Group    Size %Used   Active    Auto    Type   Chksum\n"
-USED = {"2026-01-05": (1, 1), "2026-01-06": (1, 1), "2026-01-07": (2, 4), "2026-01-08": (3, 2)}  # two captures a day
-
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    def landed(home):
-        text = ""
-        for day, used in USED.items():
-            for hour, pct in zip((6, 18), used):
-                text += (f"# captured: {day}T{hour:02d}:00:00 host: aix01\n" + HEADING
-                         + f"hd6             hdisk0            rootvg         512MB {pct:>5}     yes     yes      lv       0\n"
-                         + "nfspg           -                 -              256MB  NaNQ     yes     yes     nfs       0\n")
-        path = home.landing / "aix01_lsps-a_2026-01.log"
-        path.write_text(text, encoding="utf-8")
-        return [path]
-
-    yield from listings_warehouse(tmp_path_factory.mktemp("paging_dbt"), landed, ["loaded"], "rpt_paging_space")
+def db(network_listings):
+    """What tests/listings/shared.py's paging_space() lands, in the warehouse the network marts' tests share."""
+    return network_listings.db
 
 
 def test_a_day_whose_paging_space_use_rises_above_the_day_before_fires(db):

@@ -8,40 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from listings.findings import listings_warehouse
+from listings.shared import RAM_KB
 from read_only_db import dict_rows
 
 pytestmark = pytest.mark.slow
 
-STAMP = "20260105T060000"
-RAM_KB = 262144  # 256 MB, the J30s of the document's tests (L967), as lsattr -El sys0 prints realmem in KB
-HOSTS = {  # host: (thewall in KB, its CS/AIX link station and DLC)
-    "rig": (16384, ("rig-host", "ESCON")),
-    "tuned": (65536, ("tuned-host", "BLKMUX")),
-    "lanonly": (16384, ("lanonly-ncp", "TR")),
-}
-
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    def landed(home):
-        paths = []
-        for host, (thewall, (station, dlc)) in HOSTS.items():
-            files = {
-                f"{host}__no-a__{STAMP}.out": f"{'thewall':>25} = {thewall}\n{'sb_max':>25} = 1048576\n",
-                f"{host}__lsattr-El-sys0__{STAMP}.out":
-                    f"{'keylock':<13} {'normal':<14} {'State of system keylock at boot time':<44} False\n"
-                    f"{'realmem':<13} {RAM_KB:<14} {'Amount of usable physical memory in Kbytes':<44} False\n",
-                f"{host}__csaix-listing__{STAMP}.csv": f"node,parameter,value\n{station},dlc_type,{dlc}\n",
-            }
-            for name, text in files.items():
-                path = home.landing / name
-                path.write_text(text, encoding="utf-8")
-                paths.append(path)
-        return paths
-
-    yield from listings_warehouse(tmp_path_factory.mktemp("aix_memory_dbt"), landed, ["loaded"] * 9,
-                                  "rpt_aix_host_memory")
+def db(network_listings):
+    """What tests/listings/shared.py's host_memory() lands, in the warehouse the network marts' tests share."""
+    return network_listings.db
 
 
 def test_thewall_below_a_quarter_of_ram_fires_on_a_channel_attached_host_only(db):

@@ -4,23 +4,27 @@ seed 000's tuned Appendix A listing, on its baseline exactly those the document 
 from __future__ import annotations
 
 import csv
-from functools import partial
-
 import pytest
 
 from ingest.capacity import config_checks
-from ingest.generate import listings
-from listings.findings import assert_mart_finds_what_config_checks_finds, by_listing, listings_warehouse
+from listings.findings import assert_mart_finds_what_config_checks_finds, by_listing
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    yield from listings_warehouse(tmp_path_factory.mktemp("listings_dbt"), partial(listings.demo, seed=1), ["loaded"] * 15)
+def db(configuration_listings):
+    return configuration_listings.db
 
 
-def test_mart_and_config_checks_find_the_same_on_every_listing(db):
+@pytest.fixture(scope="module")
+def demo_listings(configuration_listings):
+    """The demo's 15 listings (ingest.generate.listings); the warehouse holds the APPC and PEEK listings too."""
+    return configuration_listings.names["listings"]
+
+
+def test_mart_and_config_checks_find_the_same_on_every_listing(db, demo_listings):
     # config_checks' adapter-queue rules apply to every node (they need no parameter)
-    assert_mart_finds_what_config_checks_finds(db, 15, {"002-adapter-queues-150", "002-F20"})
+    assert len(demo_listings) == 15
+    assert_mart_finds_what_config_checks_finds(db, demo_listings, {"002-adapter-queues-150", "002-F20"})
 
 
 def test_seed_000_tuned_listing_passes_every_rule_and_the_baseline_breaks_what_the_document_tunes(db):
@@ -75,13 +79,14 @@ def test_seed_000_appendix_b_tuned_values_pass_every_rule_and_its_defaults_break
         ("000-R26", "OS/2", 4, 2), ("000-R61", "DOS", 256, 16393)])
 
 
-def test_the_demo_listings_evaluate_65_configuration_rules(db):
+def test_the_demo_listings_evaluate_65_configuration_rules(db, demo_listings):
     # the 78 rows config_checks evaluates less the AS/400's and CM/2's mode and link rules and the subarea
     # T2TIMER rule: those are evaluated on ingest.generate.appc_listings' listings (tests/listings/test_appc_rules.py);
     # and less seed 001's READLINK cache rules, on ingest.generate.peek's displays (tests/listings/test_peek_expedited.py)
     with config_checks.CATALOGUE.open() as f:
         rows = {r["rule_id"] for r in csv.DictReader(f) if r["evaluated_by"] == "config_checks"}
-    evaluated = {r for (r,) in db.execute("select distinct rule_id from marts.rpt_config_findings").fetchall()}
+    evaluations = by_listing(db, "select * from marts.rpt_config_findings")
+    evaluated = {r["rule_id"] for name in demo_listings for r in evaluations.get(name, [])}
     assert len(rows) == 78 and rows - evaluated == {"000-R02", "000-R05", "000-R15", "000-R20", "000-R22", "000-R33",
                                                     "000-R34", "000-R35", "000-R39", "000-R40", "000-R51",
                                                     "001-aF12", "001-aF13"}

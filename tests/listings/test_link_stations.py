@@ -9,40 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from listings.findings import listings_warehouse
 from read_only_db import dict_rows
 
 pytestmark = pytest.mark.slow
 
-LISTINGS = {
-    # an end node: its station to B transmits 32 and receives 16 frames
-    "nodea__csaix-listing.csv": [("nodea", "cp_name", "NETA.NODEA"), ("nodea", "node_type", "END_NODE"),
-                                 ("nodea-nodeb", "adj_cp_name", "NETA.NODEB"), ("nodea-nodeb", "target_pacing_count", "32"),
-                                 ("nodea-nodeb", "max_ifrm_rcvd", "16"), ("nodea-nodeb", "max_ifield", "4105")],
-    # a network node: its station to A transmits 32 and receives 64 (more than A sends before an acknowledgement);
-    # its two ports both carry 4105-byte I-fields
-    "nodeb__csaix-listing.csv": [("nodeb", "cp_name", "NETA.NODEB"), ("nodeb", "node_type", "NETWORK_NODE"),
-                                 ("nodeb-nodea", "adj_cp_name", "NETA.NODEA"), ("nodeb-nodea", "target_pacing_count", "32"),
-                                 ("nodeb-nodea", "max_ifrm_rcvd", "64"), ("nodeb-nodea", "max_ifield", "4105"),
-                                 ("nodeb-nodec", "adj_cp_name", "NETA.NODEC"), ("nodeb-nodec", "max_ifield", "4105")],
-    # a network node whose ports differ: 4000 toward B, 4105 toward D
-    "nodec__csaix-listing.csv": [("nodec", "cp_name", "NETA.NODEC"), ("nodec", "node_type", "NETWORK_NODE"),
-                                 ("nodec-nodeb", "adj_cp_name", "NETA.NODEB"), ("nodec-nodeb", "max_ifield", "4000"),
-                                 ("nodec-noded", "adj_cp_name", "NETA.NODED"), ("nodec-noded", "max_ifield", "4105")],
-}
-
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    def landed(home):
-        paths = []
-        for name, rows in LISTINGS.items():
-            path = home.landing / name
-            path.write_text("node,parameter,value\n" + "".join(f"{n},{p},{v}\n" for n, p, v in rows), encoding="utf-8")
-            paths.append(path)
-        return paths
-
-    yield from listings_warehouse(tmp_path_factory.mktemp("links_dbt"), landed, ["loaded"] * 3, "rpt_link_stations")
+def db(network_listings):
+    """What tests/listings/shared.py's link_stations() lands, in the warehouse the network marts' tests share."""
+    return network_listings.db
 
 
 def test_a_receiver_granting_more_than_its_partner_transmits_fires(db):

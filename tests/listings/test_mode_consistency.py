@@ -7,42 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from listings.findings import listings_warehouse
 from read_only_db import dict_rows
 
 pytestmark = pytest.mark.slow
 
-MODES = """\
-node,parameter,value
-CM2/#BATCH,MODE_NAME,#BATCH
-CM2/#BATCH,RU size,8192
-CM2/#BATCH,RECEIVE_PACING_WINDOW,63
-CICS/#BATCH,MODE_NAME,#BATCH
-CICS/#BATCH,RU size,256
-CICS/#BATCH,RECEIVE_PACING_WINDOW,63
-CM2/#INTER,MODE_NAME,#INTER
-CM2/#INTER,RU size,1024
-CM2/#INTER,RECEIVE_PACING_WINDOW,24
-CICS/#INTER,LOGMODE,#INTER
-CICS/#INTER,RUSIZES,X'8787'
-CICS/#INTER,SRCVPAC,24
-AS4A/#INTERSC,MODD,#INTERSC
-AS4A/#INTERSC,MAXLENRU,*CALC
-CM2/#INTERSC,MODE_NAME,#INTERSC
-CM2/#INTERSC,RU size,4096
-CM2/#BATCHSC,MODE_NAME,#BATCHSC
-CM2/#BATCHSC,RU size,16384
-"""
-
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    def landed(home):
-        path = home.landing / "modes.csv"
-        path.write_text(MODES, encoding="utf-8")
-        return [path]
-
-    yield from listings_warehouse(tmp_path_factory.mktemp("modes_dbt"), landed, ["loaded"], "rpt_mode_consistency")
+def db(network_listings):
+    """What tests/listings/shared.py's modes() lands, in the warehouse the network marts' tests share."""
+    return network_listings.db
 
 
 def test_a_mode_defined_differently_fires_on_each_definition_and_one_defined_alike_does_not(db):

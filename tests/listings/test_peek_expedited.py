@@ -12,7 +12,7 @@ from ingest.capacity import config_checks
 from ingest.formats.base import ParseContext
 from ingest.formats.listings.peek_expedited import PARSER
 from ingest.generate import peek
-from listings.findings import assert_mart_finds_what_config_checks_finds, by_listing, listings_warehouse
+from listings.findings import assert_mart_finds_what_config_checks_finds, by_listing
 
 FIGURE_3 = Path(__file__).parent / "golden" / "fig3__peek-cpu-1-exp__19861201T000000.out"
 
@@ -67,12 +67,14 @@ def test_the_demo_cpus_fire_each_rule_once(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    yield from listings_warehouse(tmp_path_factory.mktemp("peek_dbt"), lambda home: peek.demo(home, 1), ["loaded"] * 3)
+def db(configuration_listings):
+    return configuration_listings.db
 
 
-def test_the_mart_finds_what_config_checks_finds_on_the_demo_displays(db):
-    assert_mart_finds_what_config_checks_finds(db, 3, {"002-adapter-queues-150", "002-F20"})
+def test_the_mart_finds_what_config_checks_finds_on_the_demo_displays(db, configuration_listings):
+    displays = configuration_listings.names["peek"]  # the warehouse holds the other listing tests' listings too
+    assert len(displays) == 3
+    assert_mart_finds_what_config_checks_finds(db, displays, {"002-adapter-queues-150", "002-F20"})
     evaluations = by_listing(db, "select * from marts.rpt_config_findings where rule_id like '001-%'")
     assert sorted((r["rule_id"], r["node"], r["value"], r["limit_value"], r["fired"])
                   for rows in evaluations.values() for r in rows) == [

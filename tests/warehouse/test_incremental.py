@@ -8,8 +8,11 @@ three command hosts (``web01``, ``aix01``, ``VSE1``: each command's captures of 
 Night 1 loads day 1 without its LINE file; night 2 loads day 2 without web01's ``netstat -s``; night 3
 loads day 3 and day 1's LINE file late; night 4 removes day 2's DISC file (``perfdb remove``), loads day 4
 and web01's ``netstat -s`` of day 2 late: the first capture of day 3, built on night 3 from the capture
-before it on day 1, now pairs with day 2's last. Then ``perfdb build --full-refresh`` rebuilds everything
-from raw, and every table of the marts and intermediate schemas is identical to what the nights built.
+before it on day 1, now pairs with day 2's last. A second SMF system (``SYSB``) lands its SMF 30 records in
+one dump per day written, as a site that dumps its work records at midnight does: night 1 takes day 1's, night 2
+day 2's, which holds the started tasks' last interval of day 1 (written at midnight). Then ``perfdb build
+--full-refresh`` rebuilds everything from raw, and every table of the marts and intermediate schemas is
+identical to what the nights built. (One site for every case: each build is a whole dbt build, minutes.)
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ pytestmark = pytest.mark.slow
 START = dt.date(2026, 1, 30)  # the nights cross a month boundary: monthly rows of two months are rebuilt
 DAYS = [START + dt.timedelta(days=d) for d in range(4)]
 MEASURE_SYSTEM = "\\T1"
+MIDNIGHT_SYSTEM = "SYSB"  # its SMF 30 records dumped at midnight
 COMMAND_HOSTS = ("web01", "aix01", "VSE1")
 WORKLOAD_DAY_MODELS = {
     "int_workload__entity", "int_workload__hourly", "int_workload__cpu_hourly", "int_workload__daily", "int_zos_work__piece",
@@ -93,6 +97,17 @@ def split_by_day(logs: list[Path], out: Path) -> dict[dt.date, list[Path]]:
             path.write_text("".join(lines))
             days.setdefault(day, []).append(path)
     return {day: sorted(paths) for day, paths in days.items()}
+
+
+def smf30_dumps_cut_at_midnight(out: Path) -> list[Path]:
+    """SYSB's SMF 30 records of DAYS[0] and DAYS[1], one dump per day written (the header's packed date), as a
+    site that dumps its work records at midnight lands them: the started tasks' last SMF interval of a day
+    (23:00 to 24:00) is written at midnight, so it arrives with the next day's dump."""
+    by_day: dict[bytes, list[bytes]] = {}
+    for record in (r for day in DAYS[:2] for r in day_records(plan_day(MIDNIGHT_SYSTEM, day, 7))):
+        if record[5] == 30:  # RDW, flags, then the record type
+            by_day.setdefault(record[10:14], []).append(record)
+    return [write_dump(out / f"SMF.{MIDNIGHT_SYSTEM}.WORK{k}.dump", records, "vb") for k, records in enumerate(by_day.values())]
 
 
 def perfdb(home: Home, *args: str) -> None:
@@ -177,6 +192,7 @@ def differences(home: Home, snap: Path) -> dict[str, int]:
 
 def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_path):
     folders, dumps, captures = generate(tmp_path / "site")
+    work_dumps = smf30_dumps_cut_at_midnight(tmp_path / "smf30")
     home = Home(tmp_path / "home").create()
     late_line = folders[DAYS[0]] / "line.csv"
     night_1 = [p for p in sorted(folders[DAYS[0]].iterdir()) if p != late_line]
@@ -184,14 +200,20 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     assert len(late_captures) == 1
 
     # night 1: the first build builds everything
-    perfdb(home, "ingest", *map(str, night_1), str(dumps[DAYS[0]]), *map(str, captures[DAYS[0]]))
+    perfdb(home, "ingest", *map(str, night_1), str(dumps[DAYS[0]]), *map(str, captures[DAYS[0]]), str(work_dumps[0]))
     perfdb(home, "build")
     assert query(home, "select count(*), bool_or(full_refresh) from audit.builds") == [(1, False)]
+    # SYSB's started tasks' interval 23:00 to 24:00 of day 1 is written at midnight: not in day 1's dump
+    late_hour = ("select count(*) from marts.fct_zos_work_hourly where system_id = ? and work_type = 'STC' "
+                 "and hour_start = ?", [MIDNIGHT_SYSTEM, dt.datetime.combine(DAYS[0], dt.time(23))])
+    assert query(home, *late_hour) == [(0,)]
 
     # night 2: only day 2 (and the minutes of day 3 that SYSA's dump of day 2 holds) is rebuilt. A row of
-    # day 1, changed by hand in a day model, shows that day 1's rows are not rewritten.
+    # day 1, changed by hand in a day model, shows that day 1's rows are not rewritten. SYSB's dump of day 2
+    # touches only day 2, but the intervals written at its midnight started on day 1: the SMF 30 pieces and
+    # hours have the grain shift_date (a touched day and the day before), so 23:00 of day 1 gets its started tasks.
     night_2 = [*sorted(folders[DAYS[1]].iterdir()), dumps[DAYS[1]],
-               *(p for p in captures[DAYS[1]] if p not in late_captures)]
+               *(p for p in captures[DAYS[1]] if p not in late_captures), work_dumps[1]]
     perfdb(home, "ingest", *map(str, night_2))
     con = duckdb.connect(str(home.db_path))
     con.execute("update intermediate.int_cpu__hourly set busy_pct = 42.4242 where system_name = ? and cpu_num = 0 "
@@ -199,7 +221,9 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     con.close()
     perfdb(home, "build")
     assert touched(home) == file_days(home, night_2) == {
-        (MEASURE_SYSTEM, DAYS[1]), ("SYSA", DAYS[1]), ("SYSA", DAYS[2]), *((host, DAYS[1]) for host in COMMAND_HOSTS)}
+        (MEASURE_SYSTEM, DAYS[1]), ("SYSA", DAYS[1]), ("SYSA", DAYS[2]), *((host, DAYS[1]) for host in COMMAND_HOSTS),
+        (MIDNIGHT_SYSTEM, DAYS[1])}
+    assert query(home, *late_hour) == [(len(STARTED_TASKS),)]
     results = model_results(home)
     assert DAY_MODELS <= set(results), DAY_MODELS - set(results)
     for name in DAY_MODELS:
@@ -257,35 +281,3 @@ def test_nightly_builds_rebuild_the_touched_days_and_equal_a_full_refresh(tmp_pa
     edited = copy.deepcopy(manifest)
     edited["nodes"]["seed.perfdb.workload_definitions"]["checksum"]["checksum"] = "edited"
     assert WORKLOAD_DAY_MODELS & set(stale_incremental_models(manifest, edited)) == WORKLOAD_DAY_MODELS - {"int_zos_work__piece"}
-
-
-def smf30_dumps_cut_at_midnight(out: Path) -> list[Path]:
-    """SYSA's SMF 30 records of DAYS[0] and DAYS[1], one dump per day written (the header's packed date), as a
-    site that dumps its work records at midnight lands them: the started tasks' last SMF interval of a day
-    (23:00 to 24:00) is written at midnight, so it arrives with the next day's dump."""
-    by_day: dict[bytes, list[bytes]] = {}
-    for record in (r for day in DAYS[:2] for r in day_records(plan_day("SYSA", day, 7))):
-        if record[5] == 30:  # RDW, flags, then the record type
-            by_day.setdefault(record[10:14], []).append(record)
-    return [write_dump(out / f"SMF.SYSA.WORK{k}.dump", records, "vb") for k, records in enumerate(by_day.values())]
-
-
-def test_smf30_intervals_written_after_midnight_rebuild_the_day_they_started(tmp_path):
-    """Night 2 touches only DAYS[1], but the intervals written at its midnight started on DAYS[0]: the SMF 30
-    pieces and hours have the grain shift_date (a touched day and the day before), so 23:00 of DAYS[0] gets
-    its started tasks, and the tables equal a full refresh."""
-    dumps = smf30_dumps_cut_at_midnight(tmp_path / "smf")
-    home = Home(tmp_path / "home").create()
-    late_hour = ("select count(*) from marts.fct_zos_work_hourly where work_type = 'STC' and hour_start = ?",
-                 [dt.datetime.combine(DAYS[0], dt.time(23))])
-    perfdb(home, "ingest", str(dumps[0]))
-    perfdb(home, "build")
-    assert query(home, *late_hour) == [(0,)]
-    perfdb(home, "ingest", str(dumps[1]))
-    perfdb(home, "build")
-    assert touched(home) == {("SYSA", DAYS[1])}
-    assert query(home, *late_hour) == [(len(STARTED_TASKS),)]
-    snap = tmp_path / "nightly.duckdb"
-    snapshot(home, snap)
-    perfdb(home, "build", "--full-refresh")
-    assert differences(home, snap) == {}

@@ -28,7 +28,7 @@
 {% macro limit_diagnostic_models() %}
     {{ return(['rpt_app_diagnostics', 'rpt_benchmark_vs_reference', 'rpt_session_pacing', 'rpt_release_regression',
                'rpt_vse_benchmark_pairs', 'rpt_vse_ftp_rates', 'rpt_cpu_balance', 'rpt_workload_concentration',
-               'rpt_channel_utilization', 'rpt_line_terminals', 'rpt_forecast_history']) }}
+               'rpt_channel_utilization', 'rpt_line_terminals', 'rpt_forecast_history', 'rpt_measure_overhead']) }}
 {% endmacro %}
 
 {#- What rpt_app_diagnostics compares (Glasstone 1986, Table 1), as (entity, metric, the model's CTE that

@@ -6,7 +6,7 @@
 -- rpt_release_regression's cpu_change and throughput_change for `release_pair`, rpt_vse_benchmark_pairs's
 -- departure for `benchmark_pair`, rpt_vse_ftp_rates's two ratios for `benchmark_run`, rpt_channel_utilization's
 -- channel_util_pct for `channel_path`, rpt_line_terminals's terminal_count for `line_terminals`, rpt_forecast_history's
--- history_days for `forecast_history`, the shift facts of
+-- history_days for `forecast_history`, rpt_measure_overhead's measure_cpu_pct for `measure_overhead`, the shift facts of
 -- shift_rule_targets() and the network marts of network_rule_targets()).
 select
     rule_id,
@@ -26,6 +26,7 @@ where not (
     or (entity = 'channel_path' and metric = 'channel_util_pct')
     or (entity = 'line_terminals' and metric = 'terminal_count')
     or (entity = 'forecast_history' and metric = 'history_days')
+    or (entity = 'measure_overhead' and metric = 'measure_cpu_pct')
     {%- for entity, metric, _ in app_diagnostic_metrics() %}
     or (entity = '{{ entity }}' and metric = '{{ metric }}')
     {%- endfor %}

@@ -82,6 +82,18 @@ SPLIT_PRONE_FILES = {"ORDERS": 1.0 / 4.0}
 # processes, against 0.15 for a PATHMON that "rarely becomes active" (on the systems whose spec asks for it)
 BUSY_PATHMON_WEIGHT = 4.0
 
+# MEASURE's own processes (Measure User's Guide, Fig. 1-1; seed 001 L1035-L1041, L1076-L1078): the MEASMON
+# process pair $XMM, which coordinates, and one MEASCTL $XMnn in each processor, which allocates the counter
+# records and writes them to the data file. Their programs must be on the active system subvolume (Measure
+# Reference Manual, Appendix C); the super-group user starts the subsystem (MEASMONCONTROL). The manual gives no
+# priority; they run at the line handlers' 199. The MEASCTLs do the measuring; of CPU 0's MEASURE time the
+# MEASMON primary takes MEASMON_SHARE. Its backup is left out: the process marts key a named process by its name
+# (process_key, as ENFORM condenses OVER PROCESS-NAME), which a pair's two processes share.
+MEASURE_SUBVOL = "$SYSTEM.SYS01"
+MEASURE_PRIORITY = 199
+MEASMON_NAME = "$XMM"
+MEASMON_SHARE = 0.10
+
 
 @dataclass(frozen=True)
 class SystemSpec:
@@ -109,6 +121,11 @@ class SystemSpec:
     terminals_per_line: tuple[int, ...] = (10,)
     # days MEASURE ran INTERVAL 30 MINUTES (an application analysis, seed 001 L2199) instead of 1 HOURS
     half_hour_days: tuple[dt.date, ...] = ()
+    # share of each CPU's busy time MEASURE's own processes take when the measurement includes them, as seed 001
+    # L1190 measured them (0.02 % to 1.14 %, L1192); twice that on a half-hour day, whose application analysis
+    # is a second, concurrent measurement beside the daily one (L1192: "depending on ... the number of
+    # concurrent measurements"). 0: the measurement leaves them out
+    measure_share: float = 0.0
 
     def __post_init__(self):
         name = self.name if self.name.startswith("\\") else "\\" + self.name
@@ -128,6 +145,8 @@ class SystemSpec:
             problems.append(f"lines {self.lines}: expected 0 to 99")
         if not self.terminals_per_line or min(self.terminals_per_line) < 0:
             problems.append(f"terminals per line {self.terminals_per_line}: expected counts of 0 or more")
+        if not 0.0 <= self.measure_share < 0.05:
+            problems.append(f"MEASURE share {self.measure_share}: expected a fraction of CPU busy, 0 to under 0.05")
         if not 1 <= self.cpu_type <= 10:
             problems.append(f"cpu type {self.cpu_type}: expected a MEASURE CPU-TYPE code, 1 to 10")
         if problems:

@@ -46,6 +46,10 @@ from ingest.generate._measure_inventory import (
     BATCH_PROFILE,
     CREATED_HOURLY_FIRST_PIN,
     CREATED_HOURLY_PROGRAM,
+    MEASMON_NAME,
+    MEASMON_SHARE,
+    MEASURE_PRIORITY,
+    MEASURE_SUBVOL,
     ONLINE_PROFILE,
     OPENS_PER_TRANSACTION_PROGRAM,
     OTHER_OVERHEAD,
@@ -179,6 +183,11 @@ class MeasureModel:
         cols["measure_line"] = self._line_cols(rng, day, day_factor, qlen)
         cols["measure_process"], proc_extra = self._process_cols(rng, day, proc_busy, qlen, disc_io["requests"],
                                                                  np.reshape(cols["measure_line"]["requests"], (24, -1)))
+        if s.measure_share:
+            # MEASURE's own time was part of the unmeasured system work all along: carved out of it, it leaves
+            # every CPU's busy as it was
+            cols["measure_process"] = self._with_measure_processes(day, cols["measure_process"], busy, qlen,
+                                                                   system_load * busy / demand)
         cols["measure_cpu"] = self._cpu_cols(rng, day, busy, qlen, proc_extra, disc_io)
         cols["measure_userdef"] = self._userdef_cols(rng, day, proc_extra, qlen)
         cols["measure_file"], cols["measure_discopen"] = self._file_cols(rng, day, proc_extra)
@@ -315,6 +324,50 @@ class MeasureModel:
         )
         extra = {"trans": trans, "sent": sent, "received": received, "busy": proc_busy, "tcp_trans": tcp_trans}
         return cols, extra
+
+    def _with_measure_processes(self, day, cols, busy, qlen, system_busy):
+        """The PROCESS records with MEASURE's own processes added, each hour's after the others of the hour: the
+        MEASCTL of each CPU and the MEASMON primary (_measure_inventory), together ``measure_share`` of each CPU's
+        busy time (twice that on a half-hour day), within the CPU's unmeasured system work."""
+        s, P = self.spec, self.inv.procs
+        share = s.measure_share * (2.0 if day in s.half_hour_days else 1.0)
+        measure_busy = np.minimum(share * busy, system_busy)
+        # above every PIN the system's other processes hold on the CPU (the hourly-created utilities' excepted)
+        free_pin = {c: int(max(P.pin[P.cpu == c], default=0)) + 1 for c in range(s.cpus)}
+        own = [(c, free_pin[c], f"$XM{c:02d}", "MEASCTL", 1.0 - MEASMON_SHARE * (c == 0)) for c in range(s.cpus)]
+        own.append((0, free_pin[0] + 1, MEASMON_NAME, "MEASMON", MEASMON_SHARE))
+        cpu = np.array([o[0] for o in own])
+        proc_busy = measure_busy[:, cpu] * np.array([o[4] for o in own])
+        busy_s = proc_busy * 3600.0
+        # the system processes' message rates of _process_cols
+        received, sent = np.rint(busy_s * 2.0), np.rint(busy_s * 5.0)
+        # the MEASMON primary checkpoints to its backup
+        is_primary = np.array([o[3] == "MEASMON" for o in own])
+        added = self._header(day, cpu)
+        added.update(
+            pin=self._repeat([o[1] for o in own]),
+            process_name=self._repeat([o[2] for o in own]),
+            priority=[MEASURE_PRIORITY] * (24 * len(own)),
+            program_file_name=self._repeat([f"{MEASURE_SUBVOL}.{o[3]}" for o in own]),
+            userid=["255,255"] * (24 * len(own)),
+            cpu_busy_time=self._flat(proc_busy * HOUR_US),
+            ready_time=self._flat(proc_busy * (1.0 + qlen[:, cpu] * 0.05) * HOUR_US),
+            mem_qtime=[0] * (24 * len(own)),
+            dispatches=self._flat(busy_s * 1e6 / 5000.0 + received),
+            page_faults=[0] * (24 * len(own)),
+            vsems=self._flat(busy_s),
+            recv_qtime=[0] * (24 * len(own)),
+            recv_qlen_max=self._flat(np.where(received > 0, 1, 0)),
+            messages_sent=self._flat(sent),
+            messages_received=self._flat(received),
+            sent_bytes=self._flat(sent * 512.0),
+            received_bytes=self._flat(received * 512.0),
+            checkpoints=self._flat(np.where(is_primary, received, 0.0)),
+            file_open_calls=[0] * (24 * len(own)),
+        )
+        n, m = len(cols["pin"]) // 24, len(own)
+        return {c: [v for h in range(24) for v in (*values[h * n:(h + 1) * n], *added[c][h * m:(h + 1) * m])]
+                for c, values in cols.items()}
 
     def _disc_cols(self, rng, day, day_factor, cpu_busy):
         inv, n = self.inv, self.spec.discs

@@ -50,11 +50,12 @@ DEMO_START = dt.date(2026, 1, 5)
 DEMO_DAYS = 60
 DEMO_SYSTEMS = (
     SystemSpec("\\PROD1", cpus=8, start=DEMO_START, days=DEMO_DAYS, processes=32, discs=6, lines=2, file_openers=3,
-               busy_pathmon=True, terminals_per_line=(10, 15)),
+               busy_pathmon=True, terminals_per_line=(10, 15), measure_share=0.006),
     # one Tuesday measured INTERVAL 30 MINUTES for an application analysis, against the performance data
-    # base's INTERVAL 1 HOURS (seed 001 L1976, L2199)
+    # base's INTERVAL 1 HOURS (seed 001 L1976, L2199); the two concurrent measurements of that day take
+    # MEASURE past the 1.14 % of CPU seed 001 L1192 saw it take
     SystemSpec("\\DEV1", cpus=4, start=DEMO_START, days=DEMO_DAYS, processes=14, discs=3, lines=1, file_openers=2,
-               cpu_type=3, terminals_per_line=(8,), half_hour_days=(dt.date(2026, 2, 10),)),
+               cpu_type=3, terminals_per_line=(8,), half_hour_days=(dt.date(2026, 2, 10),), measure_share=0.007),
 )
 DEMO_TEXT_WEEKDAY = 2  # Wednesdays come as MEASCOM text
 
@@ -202,6 +203,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--saturated", type=int, default=None, help="CPUs built to saturate (default: one per 8 CPUs)")
     p.add_argument("--busy-pathmon", action="store_true",
                    help="a PATHMON polled for SERVER STATUS all day (Glasstone 1986, seed 001 L2448)")
+    p.add_argument("--measure-share", type=float, default=SystemSpec.measure_share,
+                   help="share of CPU busy MEASURE's own processes take, measured with the rest, e.g. 0.006 "
+                        "(seed 001 L1192: 0.02 %% to 1.14 %%; default %(default)s: not measured)")
     p.add_argument("--forms", type=forms_of(FORMS), default=["csv"], help="comma-separated: csv,binary,meascom (default csv)")
     p.add_argument("--period", choices=["day", "week"], default="day", help="one set of files per day or per ISO week")
     p.add_argument("--ddl", action="append", default=[], help="extra DDL file for the binary layouts (repeatable)")
@@ -212,7 +216,7 @@ def cmd_generate_measure(args) -> int:
         spec = SystemSpec(
             args.system, args.cpus, args.start, args.days, processes=args.processes, discs=args.discs,
             lines=args.lines, cpu_type=args.cpu_type, seed=args.seed, growth_per_month=args.growth, saturated_cpus=args.saturated,
-            busy_pathmon=args.busy_pathmon,
+            busy_pathmon=args.busy_pathmon, measure_share=args.measure_share,
         )
     except ValueError as e:
         print(f"perfdb generate measure: {e}", file=sys.stderr)

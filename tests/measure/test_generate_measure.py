@@ -328,7 +328,7 @@ def test_demo_spreads_the_forms_over_the_days(demo_home):
     assert {f for f, s, w in structured if s == "PROD1" and w == "2026-W02"} == {"binary"}
     assert {f for f, s, w in structured if s == "PROD1" and w == "2026-W03"} == {"csv"}
     assert {f for f, s, w in structured if s == "DEV1" and w == "2026-W02"} == {"csv"}
-    assert sum(p.stat().st_size for p in files) < 60e6  # small enough for a quick demo build
+    assert sum(p.stat().st_size for p in files) < 65e6  # small enough for a quick demo build
 
 
 @pytest.mark.slow

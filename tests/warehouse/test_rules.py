@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 # the thresholds seed as it was before the catalogue, the SMF 74.1 DASD rules added since, the Table 1 rules
 # rpt_app_diagnostics compares, seed 000's bottleneck (rpt_benchmark_vs_reference) and pacing (rpt_session_pacing)
 # rules, Glasstone's processor (rpt_cpu_balance), workload (rpt_workload_concentration) and OLTP band rules,
-# seed 002's R05, R07, R09 and R27 (host_cpu, vmstat), seed 003's channel maxima (rpt_channel_utilization) and release regressions
+# MEASURE's own overhead (rpt_measure_overhead), seed 002's R05, R07, R09 and R27 (host_cpu, vmstat), seed 003's channel maxima (rpt_channel_utilization) and release regressions
 # (rpt_release_regression) and seed 004's rules
 # on SET DIAGNOSE=PERFORM displays (vse_connection), PRTY displays (vse_prty), paired benchmark runs
 # (rpt_vse_benchmark_pairs) and FTP rates (rpt_vse_ftp_rates) (rule_id, system, entity, command, metric, operator, limit,
@@ -27,6 +27,7 @@ pytestmark = pytest.mark.slow
 THRESHOLDS = [
     ("000-R10", "*", "session_pacing", "D NET,SESSIONS", "send_window", "<", 8.0, "critical"),
     ("000-R62", "*", "benchmark_run", "*", "throughput_ratio", "<", 0.1, "critical"),
+    ("001-aF15", "*", "measure_overhead", "*", "measure_cpu_pct", ">", 1.14, "info"),
     ("001-aF34", "*", "system_cpu", "*", "busy_pct_avg", ">", 70.0, "warning"),
     ("001-b6.4-10", "*", "app_program", "*", "process_count", ">", 12.0, "warning"),
     ("001-b6.4-11", "*", "app_file", "*", "writes_per_block_split", "<", 10.0, "warning"),
@@ -241,9 +242,9 @@ def test_perfdb_rules_of_one_document(demo_home, capsys):
     # [not evaluable, evaluated] per document on the demo (formulas of rpt_formula_results, diagnostics of
     # rpt_app_diagnostics, configuration rules of rpt_config_findings); 001 also has the formulas of
     # fct_process_shift (READY-BUSY) and rpt_capacity_whatif (the +/-10 and 15 % bands), the baseline
-    # check of rpt_capacity_baseline_summary, the forecasts' history of rpt_forecast_history and the FastSort
-    # passes of rpt_fastsort_passes
-    assert by_document == {"000": [13, 66], "001": [18, 76], "002": [9, 41], "003": [2, 14], "004": [18, 77],
+    # check of rpt_capacity_baseline_summary, the forecasts' history of rpt_forecast_history, the FastSort
+    # passes of rpt_fastsort_passes and MEASURE's own overhead of rpt_measure_overhead
+    assert by_document == {"000": [13, 66], "001": [17, 77], "002": [9, 41], "003": [2, 14], "004": [18, 77],
                            "formats": [0, 7]}
 
 

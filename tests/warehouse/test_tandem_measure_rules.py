@@ -1,8 +1,8 @@
 """Seed 001's MEASURE rules the TERMINAL entity and DELTA-TIME make evaluable, on the demo warehouse: the terminal
 response time (001-aF17) of every terminal's day, the ATMs per line (001-b6.4-17: \\PROD1's second line carries
 15, beyond 13) and the performance data base's INTERVAL 1 HOURS around the clock (001-b6.4-7: \\DEV1 measured one
-Tuesday in 30-minute intervals). TERMINAL records come in the structured forms only: the Wednesdays, which arrive
-as MEASCOM text, have none."""
+Tuesday in 30-minute intervals), and MEASURE's own share of the CPU (001-aF15: above 1.14 % on that Tuesday only).
+TERMINAL records come in the structured forms only: the Wednesdays, which arrive as MEASCOM text, have none."""
 
 from __future__ import annotations
 
@@ -85,3 +85,19 @@ def test_the_day_measured_in_30_minute_intervals_breaks_the_hourly_interval(db):
         "from intermediate.int_cpu__hourly where system_name = '\\DEV1' and cast(hour_start as date) = ?",
         [HALF_HOUR_DAY]).fetchone()
     assert hours == (24 * 4, 2, 2, 3600.0, 3600.0)
+
+
+def test_measure_takes_more_than_seed_001s_1_14_percent_only_on_dev1s_day_of_two_measurements(db):
+    # L1192: MEASURE's processes took 0.02 % to 1.14 % of the CPU time. The demo measures them with the rest: the
+    # MEASMON primary and a MEASCTL per CPU (1 + 8 on \PROD1, 1 + 4 on \DEV1) take 0.6 % of \PROD1's CPU busy and
+    # 0.7 % of \DEV1's, twice that on \DEV1's half-hour day, when an application analysis ran beside the daily
+    # measurement (ingest.generate.measure.DEMO_SYSTEMS)
+    days = db.execute(
+        "select system_name, count(*), min(process_count), max(process_count), round(min(metric_value), 2), "
+        "round(max(metric_value), 2), count(*) filter (where fired) from marts.rpt_measure_overhead "
+        "where rule_id = '001-aF15' group by system_name order by system_name").fetchall()
+    assert days == [("\\DEV1", 60, 5, 5, 0.7, 1.4, 1), ("\\PROD1", 60, 9, 9, 0.6, 0.6, 0)]
+    fired = db.execute("select system_name, report_date, round(measure_busy_s, 1), round(cpu_busy_s, 1), "
+                       "round(metric_value, 4), limit_value from marts.rpt_measure_overhead where fired").fetchall()
+    assert fired == [("\\DEV1", HALF_HOUR_DAY, 1724.1, 123147.7, 1.4, 1.14)]
+    assert status(db, "001-aF15") == ("evaluated", "rpt_measure_overhead", 2 * 60, 2, 1)

@@ -1,5 +1,6 @@
 -- King 1986, Fig. 7 (seed 001 L2071-L2074), the minimum-activity filters of the process condense as the
--- selection they are (001-b6.4-6): one row per process and hour of a shift, selected (`fired`) when its
+-- selection they are (001-b6.4-6): one row per process (a program in a CPU and PIN: the primary and the
+-- backup of a named process pair are two rows of one process_key) and hour of a shift, selected (`fired`) when its
 -- $RECEIVE queue averaged more than .3 (the hours PQLEN and the semaphore-wait rate average over) or its
 -- CPU busy was more than .3 % (the hours READY/BUSY averages over). fct_process_shift averages over the
 -- selected hours with the same limits (the vars process_min_pqlen and process_min_busy_pct) and leaves out
@@ -12,6 +13,9 @@
 select
     system_name,
     process_key,
+    cpu_num,
+    pin,
+    program_file_name,
     shift_date,
     shift,
     hour_start,

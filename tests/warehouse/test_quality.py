@@ -175,8 +175,11 @@ def _shift_breaks() -> dict[str, list[str]]:
     breaks |= _percentage_breaks(t, (*percentages, "busy_pct_spread_across_hours"), rows)
     breaks |= {f"{c}_not_negative": [f"update {t} set {c} = -1 where {_nth(t, next(rows))}"]
                for c in ("qlen_spread_across_hours", *(f"{m}_min" for m in marts_cpu.RATES))}
-    breaks |= {f"{m}_avg_between_min_and_max": [f"update {t} set {m}_avg = {m}_max + 1 where {_nth(t, next(rows))}"]
-               for m in marts_cpu.MEASURES}
+    # a measure only one platform has (SWAPS, MQLEN, IBUSY, SBUSY of MEASURE) is null on the other's rows, where
+    # max + 1 is null too and breaks nothing: the row edited is one that has the measure
+    breaks |= {f"{m}_avg_between_min_and_max": [
+        f"update {t} set {m}_avg = {m}_max + 1 where {_nth(t, next(rows), f'{m}_max is not null')}"]
+        for m in marts_cpu.MEASURES}
     return breaks
 
 

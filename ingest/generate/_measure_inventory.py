@@ -87,8 +87,8 @@ BUSY_PATHMON_WEIGHT = 4.0
 # records and writes them to the data file. Their programs must be on the active system subvolume (Measure
 # Reference Manual, Appendix C); the super-group user starts the subsystem (MEASMONCONTROL). The manual gives no
 # priority; they run at the line handlers' 199. The MEASCTLs do the measuring; of CPU 0's MEASURE time the
-# MEASMON primary takes MEASMON_SHARE. Its backup is left out: the process marts key a named process by its name
-# (process_key, as ENFORM condenses OVER PROCESS-NAME), which a pair's two processes share.
+# MEASMON primary takes MEASMON_SHARE. Its backup is not generated: the demo's process counts were pinned without
+# it (a pair's two processes share a process_key; rpt_process_minimum_activity tells them apart by CPU and PIN).
 MEASURE_SUBVOL = "$SYSTEM.SYS01"
 MEASURE_PRIORITY = 199
 MEASMON_NAME = "$XMM"

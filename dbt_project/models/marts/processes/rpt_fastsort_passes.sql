@@ -27,6 +27,12 @@ sized as (
         intermediate_passes,
         elapsed_s
     from runs
+    -- a listing that lost one of the four to an unreadable line (kept in raw.command_unparsed_lines) says
+    -- nothing of its sort's passes: not evaluated, rather than a null finding
+    where records is not null
+        and max_record_bytes is not null
+        and buffer_pages is not null
+        and initial_runs is not null
 )
 
 select
